@@ -1,0 +1,143 @@
+/*
+ * main.c — bin/ngcc-perf: global options, then one subcommand.
+ *
+ * Subcommands are declared weak so the table lists only those compiled in:
+ * `--help` never advertises a command that does not exist.
+ */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
+
+#pragma weak cmd_selftest
+#pragma weak cmd_add
+#pragma weak cmd_build
+#pragma weak cmd_kat
+#pragma weak cmd_check_host
+#pragma weak cmd_calibrate
+#pragma weak cmd_measure
+#pragma weak cmd_campaign
+
+struct command {
+	const char *name;
+	cmd_fn fn;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "selftest", cmd_selftest, "check the ICCS runtime against the spec's vectors" },
+	{ "add", cmd_add, "ingest a submission package into the workspace" },
+	{ "build", cmd_build, "compile every instance into build/<ID>/lib<label>.so" },
+	{ "kat", cmd_kat, "reproduce the submitted Known-Answer Tests" },
+	{ "check-host", cmd_check_host, "report whether the host is fit to measure" },
+	{ "calibrate", cmd_calibrate, "time one call per operation (planning input)" },
+	{ "measure", cmd_measure, "time every operation in isolated processes" },
+	{ "campaign", cmd_campaign, "add, build, kat, calibrate and measure in one go" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ngcc-perf [-C DIR] <command> [options] [args]\n"
+		"       ngcc-perf --help | --version\n"
+		"\n"
+		"Performance evaluation of NGCC Round 1 submissions (ICCS interface).\n"
+		"\n"
+		"Global options:\n"
+		"  -C DIR       use DIR as the workspace (default: current directory)\n"
+		"  -h, --help   show this help; `ngcc-perf <command> --help` for a command\n"
+		"  -V, --version  print the version\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (commands[i].fn)
+			fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Exit codes:\n"
+		"  0  success: everything done and passed\n"
+		"  1  done, but a check failed (a KAT not PASS, host problems,\n"
+		"     failed records, validation problems)\n"
+		"  2  usage error, or refusal (e.g. measuring on an unfixed host)\n"
+		"  3  bad input: package, workspace, manifest or candidate.conf\n"
+		"  4  system error of our own: I/O, memory, process creation\n");
+}
+
+char *ws_path(const struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *rel = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *p = path_join(ctx->workspace, rel);
+	free(rel);
+	return p;
+}
+
+char *ws_resolve(const struct cli_ctx *ctx, const char *user_path)
+{
+	if (user_path[0] == '/')
+		return xstrdup(user_path);
+	char *joined = path_join(ctx->workspace, user_path);
+	char *abs = path_absolute(joined);
+	free(joined);
+	return abs;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *workspace = ".";
+	int c;
+	ngcc_set_progname("ngcc-perf");
+	while ((c = getopt_long(argc, argv, "+C:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			workspace = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("ngcc-perf %s (%s)\n", NGCC_VERSION, NGCC_GIT_COMMIT);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[optind];
+	const struct command *cmd = NULL;
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (commands[i].fn && !strcmp(commands[i].name, name))
+			cmd = &commands[i];
+	if (!cmd) {
+		ngcc_error("unknown command '%s'; see 'ngcc-perf --help'", name);
+		return EXIT_USAGE;
+	}
+	if (!path_is_dir(workspace) && mkdir_p(workspace, 0755)) {
+		ngcc_error("workspace '%s' does not exist and cannot be created", workspace);
+		return EXIT_INPUT;
+	}
+	struct cli_ctx ctx = {
+		.workspace = path_absolute(workspace),
+		.tty = isatty(STDERR_FILENO),
+	};
+	int sub_argc = argc - optind;
+	char **sub_argv = argv + optind;
+	optind = 0; /* full getopt reset: each command parses argv[0] = its name */
+	return cmd->fn(sub_argc, sub_argv, &ctx);
+}

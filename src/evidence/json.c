@@ -1,0 +1,83 @@
+/* json.c — see json.h. */
+#include "evidence/json.h"
+#include "evidence/atomic.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *evidence_dumps(const json_t *j)
+{
+	char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+				       JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY);
+	if (!s)
+		ngcc_die(EXIT_SYSTEM, "cannot serialise JSON evidence");
+	char *out = xasprintf("%s\n", s);
+	free(s);
+	return out;
+}
+
+int evidence_write(const char *path, const json_t *j)
+{
+	char *s = evidence_dumps(j);
+	int rc = atomic_write(path, s, strlen(s));
+	int e = errno;
+	free(s);
+	errno = e;
+	return rc;
+}
+
+json_t *evidence_load(const char *path, char **err)
+{
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	if (!j && err)
+		*err = xasprintf("%s:%d: %s", path, je.line, je.text);
+	return j;
+}
+
+json_t *evidence_schema(const char *kind, int version)
+{
+	char *s = xasprintf("ngcc-perf/%s/%d", kind, version);
+	json_t *j = json_string(s);
+	free(s);
+	return j;
+}
+
+int evidence_check_schema(const json_t *j, const char *kind, int version)
+{
+	const char *s = jget_str(j, "schema", NULL);
+	if (!s)
+		return -1;
+	char *want = xasprintf("ngcc-perf/%s/%d", kind, version);
+	int rc = strcmp(s, want) ? -1 : 0;
+	free(want);
+	return rc;
+}
+
+json_t *jstr_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+const char *jget_str(const json_t *o, const char *key, const char *def)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : def;
+}
+
+long long jget_int(const json_t *o, const char *key, long long def)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}
+
+double jget_real(const json_t *o, const char *key, double def)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+int jget_bool(const json_t *o, const char *key, int def)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_boolean(v) ? json_is_true(v) : def;
+}

@@ -1,0 +1,30 @@
+/*
+ * json.h — conventions shared by every evidence file (method §11.1):
+ * "schema": "ngcc-perf/<kind>/<version>", keys in insertion order, indent 1,
+ * trailing LF, doubles with 17 significant digits, atomic writes.
+ */
+#ifndef NGCC_EVIDENCE_JSON_H
+#define NGCC_EVIDENCE_JSON_H
+
+#include <jansson.h>
+
+/* Serialise with the evidence conventions; returns a malloc'd string. */
+char *evidence_dumps(const json_t *j);
+/* Atomically write j to path; 0 or -1 (errno). */
+int evidence_write(const char *path, const json_t *j);
+/* Load a JSON file; NULL with a message in err (caller frees) on failure. */
+json_t *evidence_load(const char *path, char **err);
+/* Check "schema" equals "ngcc-perf/<kind>/<version>". 0 if it does. */
+int evidence_check_schema(const json_t *j, const char *kind, int version);
+/* "ngcc-perf/<kind>/<version>" */
+json_t *evidence_schema(const char *kind, int version);
+
+/* Small constructors that never return NULL for NULL input: they give json null. */
+json_t *jstr_or_null(const char *s);
+/* Typed getters with defaults. */
+const char *jget_str(const json_t *o, const char *key, const char *def);
+long long jget_int(const json_t *o, const char *key, long long def);
+double jget_real(const json_t *o, const char *key, double def);
+int jget_bool(const json_t *o, const char *key, int def);
+
+#endif

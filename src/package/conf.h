@@ -1,0 +1,75 @@
+/*
+ * conf.h — candidates/<ID>/candidate.conf, the editable per-candidate
+ * manifest written by `add` and read by `build` and every later phase.
+ *
+ * Format (INI-like, UTF-8, '#' comments, values run to end of line so paths
+ * may contain spaces; list keys repeat, one value per line):
+ *
+ *   [candidate]
+ *   id = kem-27
+ *   algorithm = NTRE
+ *   type = kem
+ *   package = NTRE Submission.zip
+ *
+ *   [instance NTRE-128]
+ *   type = kem
+ *   variant = reference
+ *   instance = NTRE_128
+ *   source_dir = Implementations/Reference_Implementation/NTRE-128
+ *   api_header = KEM_AlgorithmInstance.h
+ *   source = KEM_AlgorithmInstance.c
+ *   source = src/poly.c
+ *   include = .
+ *   include = src
+ *   cflag = -DFOO
+ *   define = BAR=1
+ *   lib = -lm
+ *   own_drng = no
+ *   own_auxfunc = no
+ *   kat_reference = Test_Vectors/KAT_KEM_NTRE_128.txt
+ *   enabled = yes
+ *
+ * source_dir and kat_reference are relative to candidates/<ID>/source/;
+ * sources and include dirs are relative to source_dir.
+ */
+#ifndef NGCC_CONF_H
+#define NGCC_CONF_H
+
+#include "util/util.h"
+
+struct instance_conf {
+	char *label;        /* instance folder name: lib<label>.so */
+	char *type;         /* kem | sign | kex | hash */
+	char *variant;      /* reference | optimized-avx2 | additional */
+	char *instance;     /* ALGORITHM_INSTANCE (may be NULL if not found) */
+	char *source_dir;
+	char *api_header;   /* may be NULL */
+	struct strlist sources;
+	struct strlist include_dirs;
+	struct strlist cflags;
+	struct strlist defines;
+	struct strlist libs;
+	int own_drng;       /* the package's own drng.c is in sources */
+	int own_auxfunc;    /* the package's own auxfunc.c is in sources */
+	char *kat_reference; /* may be NULL */
+	int enabled;
+};
+
+struct candidate_conf {
+	char *id;
+	char *algorithm;
+	char *type;
+	char *package;      /* what the user gave to `add` (basename) */
+	struct instance_conf *inst;
+	size_t n_inst;
+};
+
+/* 0 on success; -1 with *err (malloc'd, "path:line: what") otherwise. */
+int conf_read(const char *path, struct candidate_conf *out, char **err);
+/* Write atomically, with explanatory comments. 0 or -1 (errno). */
+int conf_write(const char *path, const struct candidate_conf *c);
+void conf_free(struct candidate_conf *c);
+struct instance_conf *conf_add_instance(struct candidate_conf *c, const char *label);
+struct instance_conf *conf_find_instance(struct candidate_conf *c, const char *label);
+
+#endif
