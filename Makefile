@@ -33,7 +33,7 @@ LIBS     = -ljansson -lelf -lcrypto -larchive -lcmark-gfm-extensions -lcmark-gfm
 
 # Orchestrator modules: one folder per pipeline stage.
 LIB_DIRS = src/util src/evidence src/package src/build src/kat src/campaign \
-           src/stats src/report src/host
+           src/stats src/report src/host src/selftest
 LIB_SRCS = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_SRCS = $(wildcard src/cli/*.c)
@@ -117,5 +117,8 @@ bench: all
 
 clean:
 	rm -rf obj obj-san bin
+
+# Area fragments (extra test programs, fixtures) owned by each area.
+-include $(wildcard mk/*.mk)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
