@@ -32,5 +32,7 @@ struct plan {
 void planning_defaults(struct planning *p);
 /* t1: cold single-call seconds; setup_s: process setup seconds. */
 void plan_compute(const struct planning *p, double t1_s, double setup_s, struct plan *out);
+/* KEX single steps (method §4.2 step 1): t1 := max(exchange t1, step t1). */
+double plan_kex_step_t1(double exchange_t1_s, double step_t1_s);
 
 #endif
