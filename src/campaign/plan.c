@@ -4,7 +4,6 @@
  * exactly (e.g. t1 = 175.70 µs → 5 × 5692).
  */
 #include "campaign/plan.h"
-#include "campaign/plan.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,7 +9,6 @@
 #include <cmocka.h>
 
 #include "campaign/plan.h"
-#include "campaign/plan.h"
 
 /* cmocka here has only a float comparison; doubles need their own. */
 #define assert_double_equal(a, b, eps) do { \
