@@ -1,0 +1,19 @@
+/*
+ * selftest.h — `ngcc-perf selftest`: checks the clean-room ICCS runtime
+ * (src/runtime/{sm3,drng,auxfunc}.c) against iccs-api.md §8 and, where it
+ * can express the same computation, against OpenSSL's SM3 and HMAC.
+ */
+#ifndef NGCC_SELFTEST_H
+#define NGCC_SELFTEST_H
+
+#include <stdio.h>
+
+struct selftest {
+	FILE *out;          /* one line per check: "ok   name" / "FAIL name: ..." */
+	unsigned passed, failed, skipped;
+};
+
+/* Run every check, printing to st->out and counting into st. */
+void selftest_run(struct selftest *st);
+
+#endif
