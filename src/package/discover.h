@@ -1,0 +1,58 @@
+/*
+ * discover.h — find the parameter sets (instances) of an unpacked
+ * submission package (iccs-api.md §6): where each one lives, its type,
+ * ALGORITHM_INSTANCE, the exact list of sources to compile, its include
+ * folders, whether it ships its own drng/auxfunc, and its submitted KAT
+ * file.  Pure file inspection: nothing from the package is executed.
+ */
+#ifndef NGCC_DISCOVER_H
+#define NGCC_DISCOVER_H
+
+#include "package/conf.h"
+
+struct found_instance {
+	char *label;        /* folder name; "+avx2" / "+additional" for those variants */
+	char *type;         /* kem | sign | kex | hash */
+	char *variant;      /* reference | optimized-avx2 | additional */
+	char *instance;     /* ALGORITHM_INSTANCE, NULL if none found */
+	int placeholder;    /* instance is the template's "AlgorithmInstance" */
+	char *source_dir;   /* relative to the package root */
+	char *api_header;   /* relative to source_dir */
+	struct strlist sources;      /* relative to source_dir, sorted */
+	struct strlist include_dirs; /* relative to source_dir */
+	int own_drng, own_auxfunc;
+	char *kat_reference; /* relative to the package root, or NULL */
+	int enabled;
+	int in_bundle;      /* lives under Others/, 中文资料/ or similar */
+	char digest[65];    /* content hash of sources and headers */
+};
+
+struct discovery {
+	struct found_instance *inst;
+	size_t n;
+	struct strlist notes; /* skipped duplicates, unsupported types, ... */
+};
+
+/* Scan root (the unpacked package).  fallback_label names an instance whose
+ * folders are all generic (ref/, x86_64/, common/) and whose
+ * ALGORITHM_INSTANCE is the placeholder: use the algorithm name.  Returns
+ * the number of instances kept (enabled or not); 0: no implementation. */
+size_t discover_package(const char *root, const char *fallback_label, struct discovery *d);
+void discovery_free(struct discovery *d);
+
+/* Fill conf instances from a discovery (copies). */
+void discovery_to_conf(const struct discovery *d, struct candidate_conf *c);
+
+/* Lexical check: does this C source define (or declare at file scope) a
+ * function called main?  Comments, strings and char literals are skipped. */
+int source_defines_main(const char *text);
+
+/* names.c: */
+/* "NTRE Submission v1.2.zip" -> "NTRE" (editable later in the conf). */
+char *algorithm_from_package_name(const char *name);
+/* "NTRE Submission.zip" -> "ntre-submission"; "candidate" if nothing left. */
+char *slug_from_package_name(const char *name);
+/* [A-Za-z0-9._-]+, not starting with '.'. */
+int valid_candidate_id(const char *id);
+
+#endif

@@ -1,0 +1,554 @@
+/*
+ * test_discover.c — discovery on every fixture package under
+ * tests/fixtures/layouts/, the C lexer's main() detection, names and ids,
+ * and the safety of package import (zip-slip, absolute entries, symlinks,
+ * size cap, nested archives) on archives written here with libarchive.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "package/discover.h"
+#include "package/extract.h"
+
+static char *tmp_dir;
+
+static int setup(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/test_discover.XXXXXX";
+	tmp_dir = xstrdup(mkdtemp(tmpl));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rm_rf(tmp_dir);
+	free(tmp_dir);
+	return 0;
+}
+
+static char *fixture(const char *name)
+{
+	const char *src = getenv("NGCC_SRC");
+	char *rel = xasprintf("tests/fixtures/layouts/%s", name);
+	char *p = path_join(src && *src ? src : ngcc_home(), rel);
+	free(rel);
+	if (!path_is_dir(p))
+		fail_msg("fixture '%s' missing (run from the repository root or set NGCC_SRC)", p);
+	return p;
+}
+
+static const struct found_instance *by_label(const struct discovery *d, const char *label)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->inst[i].label, label))
+			return &d->inst[i];
+	fail_msg("no instance labelled '%s'", label);
+	return NULL;
+}
+
+static void assert_sources(const struct found_instance *fi, const char *const *want)
+{
+	size_t n = 0;
+	for (; want[n]; n++)
+		if (!sl_contains(&fi->sources, want[n]))
+			fail_msg("%s: source '%s' missing", fi->label, want[n]);
+	if (fi->sources.n != n) {
+		for (size_t i = 0; i < fi->sources.n; i++)
+			print_message("  have %s\n", fi->sources.items[i]);
+		fail_msg("%s: %zu sources, want %zu", fi->label, fi->sources.n, n);
+	}
+}
+
+static int notes_mention(const struct discovery *d, const char *needle)
+{
+	for (size_t i = 0; i < d->notes.n; i++)
+		if (strstr(d->notes.items[i], needle))
+			return 1;
+	return 0;
+}
+
+static void test_toykem(void **state)
+{
+	(void)state;
+	char *root = fixture("ToyKEM Submission v1.0");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "ToyKEM", &d), 3);
+	const struct found_instance *a = by_label(&d, "Toy-1-128");
+	assert_string_equal(a->type, "kem");
+	assert_string_equal(a->variant, "reference");
+	assert_string_equal(a->instance, "TOY_1_128");
+	assert_string_equal(a->source_dir, "Implementations/Reference_Implementation/Toy-1-128");
+	assert_string_equal(a->api_header, "KEM_AlgorithmInstance.h");
+	/* Junk excluded: KAT_KEM.c, demo.c (main), bench_kem.c, test/, bin/, .o;
+	 * banner.c mentions main( only in a comment and a string. */
+	static const char *const want_a[] = {
+		"KEM_AlgorithmInstance.c", "auxfunc.c", "drng.c", "sm3.c",
+		"src/banner.c", "src/toy.c", NULL
+	};
+	assert_sources(a, want_a);
+	assert_true(sl_contains(&a->include_dirs, "."));
+	assert_true(sl_contains(&a->include_dirs, "src"));
+	assert_false(sl_contains(&a->include_dirs, "test"));
+	assert_int_equal(a->own_drng, 1);
+	assert_int_equal(a->own_auxfunc, 1);
+	assert_int_equal(a->enabled, 1);
+	assert_string_equal(a->kat_reference, "Test_Vectors/KAT_KEM_TOY_1_128.txt");
+
+	const struct found_instance *o = by_label(&d, "Toy-1-128+avx2");
+	assert_string_equal(o->variant, "optimized-avx2");
+	assert_string_equal(o->source_dir, "Implementations/Optimized_Implementation/Toy-1-128");
+	assert_int_equal(o->enabled, 1);
+
+	/* Another header name; ALGORITHM_INSTANCE from src/params.h; per-instance KAT folder. */
+	const struct found_instance *b = by_label(&d, "Toy-3-192");
+	assert_string_equal(b->api_header, "KEM_toy192.h");
+	assert_string_equal(b->instance, "TOY_3_192");
+	static const char *const want_b[] = { "KEM_toy192.c", "src/toy.c", NULL };
+	assert_sources(b, want_b);
+	assert_int_equal(b->own_drng, 0);
+	assert_int_equal(b->own_auxfunc, 0);
+	assert_string_equal(b->kat_reference, "Test_Vectors/Toy-3-192/KAT_KEM_TOY_3_192.txt");
+
+	/* The byte-identical 中文资料 copy is skipped, with a note. */
+	assert_true(notes_mention(&d, "中文资料/源代码/Toy-1-128"));
+	discovery_free(&d);
+	free(root);
+}
+
+static void test_lwekem_merged_folder(void **state)
+{
+	(void)state;
+	char *root = fixture("LWEKEM-v2");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "LWEKEM", &d), 1);
+	const struct found_instance *a = by_label(&d, "lwekem128");
+	assert_string_equal(a->source_dir,
+			    "Implementations and Test_Vectors/Reference_Implementation/lwekem128");
+	assert_string_equal(a->api_header, "KEM_lwekem128.h");
+	assert_string_equal(a->instance, "LWEKEM128");
+	assert_string_equal(a->kat_reference,
+			    "Implementations and Test_Vectors/Test_Vector/KAT_KEM_LWEKEM128.txt");
+	discovery_free(&d);
+	free(root);
+}
+
+static void test_doubled_common(void **state)
+{
+	(void)state;
+	char *root = fixture("DoubledKEM");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "DoubledKEM", &d), 2);
+	const struct found_instance *r = by_label(&d, "DoubledKEM");
+	assert_string_equal(r->variant, "reference");
+	assert_string_equal(r->source_dir, "Implementations/Implementations/ref");
+	assert_string_equal(r->api_header, "../common/KEM_AlgorithmInstance.h");
+	assert_true(r->placeholder);
+	static const char *const want[] = { "../common/KEM_AlgorithmInstance.c", "toy.c", NULL };
+	assert_sources(r, want);
+	assert_true(sl_contains(&r->include_dirs, "../common"));
+	assert_string_equal(r->kat_reference, "Test_Vectors/KAT_KEM_AlgorithmInstance.txt");
+	const struct found_instance *x = by_label(&d, "DoubledKEM+avx2");
+	assert_string_equal(x->variant, "optimized-avx2");
+	assert_true(notes_mention(&d, "placeholder"));
+	discovery_free(&d);
+	free(root);
+}
+
+static void test_others_only(void **state)
+{
+	(void)state;
+	char *root = fixture("OthersOnlyKEM");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "OthersOnlyKEM", &d), 1);
+	const struct found_instance *a = by_label(&d, "Toy-5-256");
+	assert_string_equal(a->source_dir, "Others/Toy-5-256");
+	assert_int_equal(a->enabled, 1);
+	assert_int_equal(a->own_drng, 1);
+	assert_string_equal(a->kat_reference, "Others/KAT_KEM_TOY_5_256.txt");
+	discovery_free(&d);
+	free(root);
+}
+
+static void test_sig_not_supported(void **state)
+{
+	(void)state;
+	char *root = fixture("ToySIG Submission");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "ToySIG", &d), 1);
+	const struct found_instance *a = by_label(&d, "ToySig-128");
+	assert_string_equal(a->type, "sign");
+	assert_string_equal(a->instance, "TOYSIG_128");
+	assert_int_equal(a->enabled, 0);
+	assert_true(notes_mention(&d, "not yet supported"));
+	discovery_free(&d);
+	free(root);
+}
+
+static void test_no_implementation(void **state)
+{
+	(void)state;
+	char *root = fixture("NoImplementation");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "x", &d), 0);
+	discovery_free(&d);
+	free(root);
+}
+
+/* Write a file below tmp_dir, creating folders. */
+static void put_file(const char *rel, const char *text)
+{
+	char *p = path_join(tmp_dir, rel);
+	char *dir = path_dirname(p);
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	assert_int_equal(write_file(p, text, strlen(text)), 0);
+	free(dir);
+	free(p);
+}
+
+/* KEX and hash packages are recognised by what their headers declare, even
+ * under unusual names; Additional_Implementations are kept but disabled. */
+static void test_other_types_and_additional(void **state)
+{
+	(void)state;
+	put_file("kinds/Implementations/Reference_Implementation/Kex-1/api.h",
+		 "#define ALGORITHM_INSTANCE \"KEX_1\"\n"
+		 "int kex_init_a(unsigned char *pka, unsigned long long *pka_len,\n"
+		 "               unsigned char *ska, unsigned long long *ska_len,\n"
+		 "               unsigned char *sta, unsigned long long *sta_len);\n");
+	put_file("kinds/Implementations/Reference_Implementation/Kex-1/kex.c", "int kex_x;\n");
+	put_file("kinds/Implementations/Reference_Implementation/Hash-256/CryptHash_h256.h",
+		 "/* int kem_keygen( in a comment does not count */\n"
+		 "int CryptHash(int digest_len_bits, const unsigned char *msg,\n"
+		 "              unsigned long long msg_len_bits, unsigned char *digest);\n");
+	put_file("kinds/Implementations/Reference_Implementation/Hash-256/h.c", "int h;\n");
+	put_file("kinds/Implementations/Additional_Implementations/Kem-M4/KEM_m4.h",
+		 "#define ALGORITHM_INSTANCE \"KEM_M4\"\nint kem_keygen(unsigned char *pk);\n");
+	put_file("kinds/Implementations/Additional_Implementations/Kem-M4/m4.c", "int m4;\n");
+	put_file("kinds/Test_Vectors/KAT_KEM_KEM_M4.txt", "Count = 0\n");
+	char *root = path_join(tmp_dir, "kinds");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "kinds", &d), 3);
+	const struct found_instance *k = by_label(&d, "Kex-1");
+	assert_string_equal(k->type, "kex");
+	assert_string_equal(k->api_header, "api.h");
+	assert_int_equal(k->enabled, 0);
+	const struct found_instance *h = by_label(&d, "Hash-256");
+	assert_string_equal(h->type, "hash");
+	assert_null(h->instance);
+	assert_int_equal(h->enabled, 0);
+	const struct found_instance *m = by_label(&d, "Kem-M4+additional");
+	assert_string_equal(m->type, "kem");
+	assert_string_equal(m->variant, "additional");
+	assert_int_equal(m->enabled, 0);
+	assert_string_equal(m->kat_reference, "Test_Vectors/KAT_KEM_KEM_M4.txt");
+	assert_true(notes_mention(&d, "Kex-1: type kex is recognised but not yet supported"));
+	assert_true(notes_mention(&d, "Hash-256: no #define ALGORITHM_INSTANCE"));
+	discovery_free(&d);
+	free(root);
+}
+
+/* A package that is just one instance folder. */
+static void test_root_is_instance(void **state)
+{
+	(void)state;
+	put_file("Solo-128/KEM_AlgorithmInstance.h",
+		 "#define ALGORITHM_INSTANCE \"SOLO_128\"\nint kem_keygen(unsigned char *pk);\n");
+	put_file("Solo-128/KEM_AlgorithmInstance.c", "int k;\n");
+	put_file("Solo-128/src/a.c", "int a;\n");
+	put_file("Solo-128/src/a.h", "int a;\n");
+	char *root = path_join(tmp_dir, "Solo-128");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "Solo-128", &d), 1);
+	const struct found_instance *a = by_label(&d, "Solo-128");
+	assert_string_equal(a->source_dir, ".");
+	static const char *const want[] = { "KEM_AlgorithmInstance.c", "src/a.c", NULL };
+	assert_sources(a, want);
+	assert_true(sl_contains(&a->include_dirs, "src"));
+	discovery_free(&d);
+	free(root);
+}
+
+static void test_main_lexer(void **state)
+{
+	(void)state;
+	assert_true(source_defines_main("int main(void) { return 0; }"));
+	assert_true(source_defines_main("int\nmain (int argc, char **argv)\n{}"));
+	assert_true(source_defines_main("int main /* c */ (void);"));
+	assert_false(source_defines_main("/* int main(void) */ int f(void);"));
+	assert_false(source_defines_main("// main(\nint f(void);"));
+	assert_false(source_defines_main("const char *s = \"main(\";"));
+	assert_false(source_defines_main("char c = 'm'; int domain(void); int main_loop(void);"));
+	assert_false(source_defines_main("#define X main(\nint f(void);"));
+	assert_false(source_defines_main("void f(struct s *p) { p->main(); s.main(); }"));
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	char *s;
+	s = algorithm_from_package_name("/x/NTRE Submission.zip");
+	assert_string_equal(s, "NTRE");
+	free(s);
+	s = algorithm_from_package_name("ToyKEM Submission v1.0");
+	assert_string_equal(s, "ToyKEM");
+	free(s);
+	s = algorithm_from_package_name("LWEKEM-v2.rar");
+	assert_string_equal(s, "LWEKEM");
+	free(s);
+	s = algorithm_from_package_name("Mito_submission_V1.2/");
+	assert_string_equal(s, "Mito");
+	free(s);
+	s = algorithm_from_package_name("Toy-1-128");
+	assert_string_equal(s, "Toy-1-128");
+	free(s);
+	s = algorithm_from_package_name("Foo 2.0.tar.gz");
+	assert_string_equal(s, "Foo");
+	free(s);
+	s = slug_from_package_name("/a/NTRE Submission.zip");
+	assert_string_equal(s, "ntre-submission");
+	free(s);
+	s = slug_from_package_name("中文.zip");
+	assert_string_equal(s, "candidate");
+	free(s);
+	s = slug_from_package_name("Foo_中文_Bar v1.0");
+	assert_string_equal(s, "foo-bar-v1-0");
+	free(s);
+	assert_true(valid_candidate_id("kem-27"));
+	assert_true(valid_candidate_id("a.b_C-1"));
+	assert_false(valid_candidate_id(""));
+	assert_false(valid_candidate_id(".."));
+	assert_false(valid_candidate_id("a/b"));
+	assert_false(valid_candidate_id("a b"));
+	assert_false(valid_candidate_id("中文"));
+}
+
+/* ---- import safety ---- */
+
+struct entry_spec {
+	const char *name;
+	const char *data;  /* NULL: directory, unless link */
+	const char *link;  /* symlink target */
+};
+
+static char *make_zip(const char *name, const struct entry_spec *e, size_t n)
+{
+	char *path = path_join(tmp_dir, name);
+	struct archive *a = archive_write_new();
+	assert_int_equal(archive_write_set_format_zip(a), ARCHIVE_OK);
+	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
+	for (size_t i = 0; i < n; i++) {
+		struct archive_entry *ae = archive_entry_new();
+		archive_entry_set_pathname_utf8(ae, e[i].name);
+		if (e[i].link) {
+			archive_entry_set_filetype(ae, AE_IFLNK);
+			archive_entry_set_symlink(ae, e[i].link);
+			archive_entry_set_perm(ae, 0777);
+		} else if (!e[i].data) {
+			archive_entry_set_filetype(ae, AE_IFDIR);
+			archive_entry_set_perm(ae, 0755);
+		} else {
+			archive_entry_set_filetype(ae, AE_IFREG);
+			archive_entry_set_perm(ae, 0644);
+			archive_entry_set_size(ae, (la_int64_t)strlen(e[i].data));
+		}
+		assert_int_equal(archive_write_header(a, ae), ARCHIVE_OK);
+		if (e[i].data && !e[i].link)
+			archive_write_data(a, e[i].data, strlen(e[i].data));
+		archive_entry_free(ae);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+	return path;
+}
+
+static enum import_status import_into(const char *pkg, const char *dest_name,
+				      unsigned long long cap, struct import_result *res,
+				      char **err)
+{
+	char *dest = path_join(tmp_dir, dest_name);
+	struct import_opts o = { .max_bytes = cap };
+	memset(res, 0, sizeof(*res));
+	enum import_status st = package_import(pkg, dest, &o, res, err);
+	free(dest);
+	return st;
+}
+
+static void test_zip_slip_refused(void **state)
+{
+	(void)state;
+	const struct entry_spec e[] = {
+		{ "pkg/ok.txt", "fine", NULL },
+		{ "pkg/../../evil.txt", "escaped", NULL },
+	};
+	char *zip = make_zip("slip.zip", e, 2);
+	struct import_result res;
+	char *err = NULL;
+	assert_int_equal(import_into(zip, "slip", 0, &res, &err), IMPORT_BAD_INPUT);
+	assert_non_null(strstr(err, "pkg/../../evil.txt"));
+	assert_non_null(strstr(err, "'..'"));
+	char *evil = path_join(tmp_dir, "evil.txt");
+	assert_false(path_exists(evil));
+	free(evil);
+	free(err);
+	import_result_free(&res);
+	free(zip);
+}
+
+static void test_absolute_refused(void **state)
+{
+	(void)state;
+	const struct entry_spec e[] = { { "/tmp/ngcc-absolute-evil.txt", "x", NULL } };
+	char *zip = make_zip("abs.zip", e, 1);
+	struct import_result res;
+	char *err = NULL;
+	assert_int_equal(import_into(zip, "abs", 0, &res, &err), IMPORT_BAD_INPUT);
+	assert_non_null(strstr(err, "absolute"));
+	free(err);
+	import_result_free(&res);
+	free(zip);
+}
+
+static void test_symlink_skipped_and_utf8(void **state)
+{
+	(void)state;
+	const struct entry_spec e[] = {
+		{ "pkg/", NULL, NULL },
+		{ "pkg/中文资料/说明.txt", "hello", NULL },
+		{ "pkg/link", NULL, "/etc/passwd" },
+		{ "pkg/with space/a.c", "int a;", NULL },
+	};
+	char *zip = make_zip("links.zip", e, 4);
+	struct import_result res;
+	char *err = NULL;
+	assert_int_equal(import_into(zip, "links", 0, &res, &err), IMPORT_OK);
+	char *p = path_join(tmp_dir, "links/pkg/中文资料/说明.txt");
+	assert_true(path_is_file(p));
+	free(p);
+	p = path_join(tmp_dir, "links/pkg/with space/a.c");
+	assert_true(path_is_file(p));
+	free(p);
+	p = path_join(tmp_dir, "links/pkg/link");
+	assert_false(path_exists(p));
+	free(p);
+	assert_int_equal(res.files, 2);
+	assert_int_equal(res.notes.n, 1);
+	assert_non_null(strstr(res.notes.items[0], "pkg/link"));
+	import_result_free(&res);
+	free(zip);
+}
+
+static void test_size_cap(void **state)
+{
+	(void)state;
+	static char big[5000];
+	memset(big, 'A', sizeof big - 1);
+	const struct entry_spec e[] = { { "pkg/big.txt", big, NULL } };
+	char *zip = make_zip("big.zip", e, 1);
+	struct import_result res;
+	char *err = NULL;
+	assert_int_equal(import_into(zip, "big", 1000, &res, &err), IMPORT_BAD_INPUT);
+	assert_non_null(strstr(err, "size limit"));
+	free(err);
+	import_result_free(&res);
+	assert_int_equal(import_into(zip, "big-ok", 10000, &res, &err), IMPORT_OK);
+	import_result_free(&res);
+	free(zip);
+}
+
+static void test_nested_archive(void **state)
+{
+	(void)state;
+	const struct entry_spec inner[] = { { "Impl/x.c", "int x;", NULL } };
+	char *inner_zip = make_zip("inner.zip", inner, 1);
+	char *data;
+	size_t len;
+	assert_int_equal(read_file(inner_zip, &data, &len), 0);
+	/* An outer folder holding the inner zip. */
+	char *outer = path_join(tmp_dir, "outer-pkg");
+	char *sub = path_join(outer, "代码 bundle");
+	assert_int_equal(mkdir_p(sub, 0755), 0);
+	char *dst = path_join(sub, "inner.zip");
+	assert_int_equal(write_file(dst, data, len), 0);
+	/* A corrupt nested archive is noted, not fatal (it may be data). */
+	char *junk = path_join(sub, "data.zip");
+	assert_int_equal(write_file(junk, "not a zip", 9), 0);
+	free(junk);
+	struct import_result res;
+	char *err = NULL;
+	assert_int_equal(import_into(outer, "nested", 0, &res, &err), IMPORT_OK);
+	char *x = path_join(tmp_dir, "nested/代码 bundle/inner/Impl/x.c");
+	assert_true(path_is_file(x));
+	assert_int_equal(res.nested, 1);
+	int noted = 0;
+	for (size_t i = 0; i < res.notes.n; i++)
+		noted |= strstr(res.notes.items[i], "data.zip' not unpacked") != NULL;
+	assert_true(noted);
+	/* A nested zip-slip is still refused. */
+	const struct entry_spec evil[] = { { "../../evil.c", "int e;", NULL } };
+	char *evil_zip = make_zip("evil.zip", evil, 1);
+	free(data);
+	assert_int_equal(read_file(evil_zip, &data, &len), 0);
+	char *dst2 = path_join(sub, "evil.zip");
+	assert_int_equal(write_file(dst2, data, len), 0);
+	import_result_free(&res);
+	assert_int_equal(import_into(outer, "nested2", 0, &res, &err), IMPORT_BAD_INPUT);
+	assert_non_null(strstr(err, "../../evil.c"));
+	free(err);
+	import_result_free(&res);
+	free(dst2);
+	free(evil_zip);
+	free(x);
+	free(data);
+	free(dst);
+	free(sub);
+	free(outer);
+	free(inner_zip);
+}
+
+static void test_unreadable_archive(void **state)
+{
+	(void)state;
+	char *p = path_join(tmp_dir, "broken.zip");
+	static const char garbage[] = "PK\003\004garbage";
+	assert_int_equal(write_file(p, garbage, sizeof garbage - 1), 0);
+	struct import_result res;
+	char *err = NULL;
+	assert_int_equal(import_into(p, "broken", 0, &res, &err), IMPORT_UNREADABLE);
+	assert_non_null(strstr(err, "broken.zip"));
+	free(err);
+	import_result_free(&res);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_toykem),
+		cmocka_unit_test(test_lwekem_merged_folder),
+		cmocka_unit_test(test_doubled_common),
+		cmocka_unit_test(test_others_only),
+		cmocka_unit_test(test_sig_not_supported),
+		cmocka_unit_test(test_no_implementation),
+		cmocka_unit_test(test_other_types_and_additional),
+		cmocka_unit_test(test_root_is_instance),
+		cmocka_unit_test(test_main_lexer),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_zip_slip_refused),
+		cmocka_unit_test(test_absolute_refused),
+		cmocka_unit_test(test_symlink_skipped_and_utf8),
+		cmocka_unit_test(test_size_cap),
+		cmocka_unit_test(test_nested_archive),
+		cmocka_unit_test(test_unreadable_archive),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
