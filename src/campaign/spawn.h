@@ -47,7 +47,7 @@ struct spawn_res {
  * (message printed). */
 int spawn_run(const struct spawn_req *req, struct spawn_res *res);
 void spawn_res_free(struct spawn_res *res);
-/* Human text: "exit 3", "killed by SIGSEGV", "timed out after 900 s". */
+/* Human text: "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after 900 s". */
 char *spawn_describe(const struct spawn_res *res, double timeout_s);
 
 #endif

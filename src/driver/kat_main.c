@@ -1,0 +1,251 @@
+/*
+ * kat_main.c — bin/ngcc-perf-kat, the KAT child program (method §2.2).
+ *
+ *   ngcc-perf-kat --lib PATH --id ID --label LABEL [--records N]
+ *                 [--manifest-digest HEX --manifest-mode MODE --manifest-file NAME
+ *                  | --reference PATH]
+ *
+ * Loads one candidate library, replays the official KAT driver with
+ * katgen, compares the text with the manifest digest or the reference file
+ * and reports on the result descriptor (fd 3), because the candidate
+ * shares our stdout and stderr:
+ *
+ *   key = value            metadata, written as soon as it is known
+ *   TEXT <n>               then exactly n bytes of generated KAT text
+ *   RESULT <id> <label> <STATUS> [detail]
+ *
+ * The exit code is the status (PASS 0 ... LOADFAIL 5).  A process that ends
+ * without a RESULT line, whatever its exit code, is a CRASH for the
+ * orchestrator: the candidate may have called exit() or crashed.
+ */
+#include "campaign/spawn.h"
+#include "driver/loader.h"
+#include "kat/katcompare.h"
+#include "kat/katgen.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXIT_BAD_USAGE 125 /* not a status: the orchestrator sees a CRASH */
+
+struct kat_args {
+	const char *lib, *id, *label, *reference;
+	const char *manifest_digest, *manifest_mode, *manifest_file;
+	int records;
+};
+
+/* Where results go: fd 3 when the orchestrator gave us one, else stdout
+ * (a person running the program by hand). */
+static int result_fd = 1;
+
+static void out_write(const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(result_fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return; /* the orchestrator is gone; nothing to tell */
+		data += n;
+		len -= (size_t)n;
+	}
+}
+
+static void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	out_write(s, strlen(s));
+	free(s);
+}
+
+/* RESULT lines are one line: flatten whatever a detail contains. */
+static void flatten(char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '\n' || *s == '\r' || *s == '\t')
+			*s = ' ';
+}
+
+static void __attribute__((noreturn))
+finish(const struct kat_args *a, enum kat_status st, char *detail)
+{
+	flatten(detail);
+	/* What the candidate printed is diagnostic output worth keeping; the
+	 * official driver's exit() would flush it too. */
+	fflush(NULL);
+	out_printf("RESULT %s %s %s%s%s\n", a->id, a->label, kat_status_name(st),
+		   detail && *detail ? " " : "", detail ? detail : "");
+	free(detail);
+	/* _exit: a candidate's atexit handlers or destructors must not get
+	 * the last word on our exit code. */
+	_exit((int)st);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ngcc-perf-kat --lib PATH --id ID --label LABEL [--records N]\n"
+		"         [--manifest-digest HEX --manifest-mode strict|nolen[:N] --manifest-file NAME\n"
+		"          | --reference PATH]\n"
+		"\n"
+		"Child program of `ngcc-perf kat`: loads one candidate library, replays the\n"
+		"official KAT driver and compares the text with the reference.  Results go\n"
+		"to fd 3 (stdout if fd 3 is not open); exit code = status: PASS 0,\n"
+		"MISMATCH 1, NOKAT 2, CRYPTOFAIL 3, OVERFLOW 4, LOADFAIL 5.\n");
+}
+
+static int parse_args(int argc, char **argv, struct kat_args *a)
+{
+	static const struct option opts[] = {
+		{ "lib", required_argument, NULL, 'l' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "label", required_argument, NULL, 'L' },
+		{ "records", required_argument, NULL, 'n' },
+		{ "manifest-digest", required_argument, NULL, 'd' },
+		{ "manifest-mode", required_argument, NULL, 'm' },
+		{ "manifest-file", required_argument, NULL, 'f' },
+		{ "reference", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	memset(a, 0, sizeof *a);
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': a->lib = optarg; break;
+		case 'i': a->id = optarg; break;
+		case 'L': a->label = optarg; break;
+		case 'n': a->records = atoi(optarg); break;
+		case 'd': a->manifest_digest = optarg; break;
+		case 'm': a->manifest_mode = optarg; break;
+		case 'f': a->manifest_file = optarg; break;
+		case 'r': a->reference = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		default: return -1;
+		}
+	}
+	if (optind != argc || !a->lib || !a->id || !a->label)
+		return -1;
+	if (a->reference && a->manifest_digest)
+		return -1;
+	if (!!a->manifest_digest != !!a->manifest_mode)
+		return -1;
+	return 0;
+}
+
+static void write_metadata(const struct kat_args *a, const struct ngcc_meta *m)
+{
+	out_printf("instance = %s\n", m->instance ? m->instance : "");
+	out_printf("variant = %s\n", m->variant ? m->variant : "");
+	out_printf("flags = %s\n", m->flags ? m->flags : "");
+	out_printf("compiler = %s\n", m->compiler ? m->compiler : "");
+	out_printf("runtime = %s\n", m->runtime ? m->runtime : "");
+	out_printf("pk_bytes = %llu\nsk_bytes = %llu\nct_bytes = %llu\nss_bytes = %llu\n",
+		   m->pk_bytes, m->sk_bytes, m->ct_bytes, m->ss_bytes);
+	if (m->label && *m->label && strcmp(m->label, a->label))
+		out_printf("library_label = %s\n", m->label);
+}
+
+static enum kat_status compare(const struct kat_args *a,
+			       const struct kat_mode *mode,
+			       const struct strbuf *text, char **detail)
+{
+	if (a->manifest_digest) {
+		struct kat_manifest_entry e = { .mode = *mode };
+		snprintf(e.digest, sizeof e.digest, "%s", a->manifest_digest);
+		for (char *p = e.digest; *p; p++)
+			*p = (char)(*p >= 'A' && *p <= 'F' ? *p - 'A' + 'a' : *p);
+		e.file = (char *)(a->manifest_file ? a->manifest_file : "kat.sha256");
+		return kat_compare_digest(text->buf, text->len, &e, detail);
+	}
+	if (a->reference) {
+		char *ref = NULL;
+		size_t len = 0;
+		if (read_file(a->reference, &ref, &len) != 0) {
+			*detail = xasprintf("cannot read the reference %s: %s",
+					    a->reference, strerror(errno));
+			return KAT_NOKAT;
+		}
+		enum kat_status st = kat_compare_reference(text->buf, text->len,
+							   ref, len, detail);
+		free(ref);
+		return st;
+	}
+	*detail = xstrdup("no reference KAT: no kat.sha256 entry and no kat_reference");
+	return KAT_NOKAT;
+}
+
+static enum kat_status run_kem(const struct candidate_lib *lib, int records,
+			       struct strbuf *text, char **detail)
+{
+	struct kem_api api = {
+		.pk_bytes = lib->meta->pk_bytes,
+		.sk_bytes = lib->meta->sk_bytes,
+		.ct_bytes = lib->meta->ct_bytes,
+		.ss_bytes = lib->meta->ss_bytes,
+		.seed = lib->seed,
+		.keygen = lib->kem_keygen,
+		.enc = lib->kem_enc,
+		.dec = lib->kem_dec,
+	};
+	return katgen_kem(&api, records, text, detail);
+}
+
+int main(int argc, char **argv)
+{
+	struct kat_args a;
+	ngcc_set_progname("ngcc-perf-kat");
+	if (parse_args(argc, argv, &a) != 0) {
+		usage(stderr);
+		return EXIT_BAD_USAGE;
+	}
+	if (fcntl(SPAWN_RESULT_FD, F_GETFD) != -1)
+		result_fd = SPAWN_RESULT_FD;
+
+	struct kat_mode mode = { 0, 0 };
+	if (a.manifest_mode && kat_mode_parse(a.manifest_mode, &mode) != 0) {
+		ngcc_error("--manifest-mode %s: expected strict or nolen, optionally :N",
+			   a.manifest_mode);
+		return EXIT_BAD_USAGE;
+	}
+	/* The manifest's :N fixes how many records we generate. */
+	int records = mode.records ? mode.records
+		      : a.records > 0 ? a.records : KAT_DEFAULT_RECORDS;
+	out_printf("records = %d\n", records);
+	if (a.manifest_digest)
+		out_printf("manifest = %s %s %s\n", a.manifest_digest, a.manifest_mode,
+			   a.manifest_file ? a.manifest_file : "");
+	else if (a.reference)
+		out_printf("reference = %s\n", a.reference);
+
+	struct candidate_lib lib;
+	char *err = NULL;
+	if (candidate_load(a.lib, &lib, &err) != 0)
+		finish(&a, KAT_LOADFAIL, err);
+	write_metadata(&a, lib.meta);
+	if (lib.meta->type != NGCC_TYPE_KEM)
+		finish(&a, KAT_NOKAT,
+		       xasprintf("no KAT generator for library type %d yet (only KEM)",
+				 lib.meta->type));
+
+	struct strbuf text = STRBUF_INIT;
+	char *detail = NULL;
+	enum kat_status st = run_kem(&lib, records, &text, &detail);
+	out_printf("TEXT %zu\n", text.len);
+	out_write(text.buf ? text.buf : "", text.len);
+	if (st == KAT_PASS)
+		st = compare(&a, &mode, &text, &detail);
+	sb_free(&text);
+	finish(&a, st, detail);
+}

@@ -1,0 +1,97 @@
+/*
+ * loader.c — see loader.h.
+ *
+ * RTLD_NOW makes an unresolved candidate symbol fail here, at load time,
+ * rather than as a crash in the middle of a KAT; RTLD_LOCAL keeps two
+ * candidates' internal names from binding to each other.
+ */
+#include "driver/loader.h"
+#include "util/util.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* dlsym() returns void *; ISO C has no conversion to function pointers,
+ * so copy the bits (POSIX guarantees they fit). */
+static int resolve(void *handle, const char *path, const char *name,
+		   void *fn_out, size_t fn_size, char **err)
+{
+	dlerror();
+	void *sym = dlsym(handle, name);
+	const char *why = dlerror();
+	if (!sym || why) {
+		*err = xasprintf("%s: missing symbol %s%s%s "
+				 "(was the library built by `ngcc-perf build`?)",
+				 path, name, why ? ": " : "", why ? why : "");
+		return -1;
+	}
+	memcpy(fn_out, &sym, fn_size);
+	return 0;
+}
+
+#define RESOLVE(h, path, name, field, err) \
+	resolve((h), (path), (name), &(field), sizeof(field), (err))
+
+static int check_meta(const char *path, const struct ngcc_meta *meta, char **err)
+{
+	if (!meta) {
+		*err = xasprintf("%s: ngcc_meta() returned NULL", path);
+		return -1;
+	}
+	if (meta->magic != NGCC_ABI_MAGIC) {
+		*err = xasprintf("%s: ngcc_meta() magic is 0x%08x, expected 0x%08x "
+				 "(not an ngcc-perf candidate library)",
+				 path, meta->magic, NGCC_ABI_MAGIC);
+		return -1;
+	}
+	if (meta->abi_version != NGCC_ABI_VERSION) {
+		*err = xasprintf("%s: ABI version %u, this program expects %d "
+				 "(rebuild the candidate with `ngcc-perf build`)",
+				 path, meta->abi_version, NGCC_ABI_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+int candidate_load(const char *path, struct candidate_lib *lib, char **err)
+{
+	memset(lib, 0, sizeof *lib);
+	*err = NULL;
+	lib->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!lib->handle) {
+		const char *why = dlerror();
+		size_t pl = strlen(path);
+		/* dlerror() usually repeats the path: say it once. */
+		if (why && !strncmp(why, path, pl) && !strncmp(why + pl, ": ", 2))
+			why += pl + 2;
+		*err = xasprintf("cannot load %s: %s", path,
+				 why ? why : "unknown dlopen error");
+		return -1;
+	}
+	ngcc_meta_fn meta_fn = NULL;
+	if (RESOLVE(lib->handle, path, "ngcc_meta", meta_fn, err) ||
+	    RESOLVE(lib->handle, path, "ngcc_seed", lib->seed, err))
+		goto fail;
+	lib->meta = meta_fn();
+	if (check_meta(path, lib->meta, err))
+		goto fail;
+	/* Only KEM candidates carry the KEM forwarders. */
+	if (lib->meta->type == NGCC_TYPE_KEM &&
+	    (RESOLVE(lib->handle, path, "ngcc_kem_keygen", lib->kem_keygen, err) ||
+	     RESOLVE(lib->handle, path, "ngcc_kem_enc", lib->kem_enc, err) ||
+	     RESOLVE(lib->handle, path, "ngcc_kem_dec", lib->kem_dec, err)))
+		goto fail;
+	return 0;
+
+fail:
+	candidate_unload(lib);
+	return -1;
+}
+
+void candidate_unload(struct candidate_lib *lib)
+{
+	if (lib->handle)
+		dlclose(lib->handle);
+	memset(lib, 0, sizeof *lib);
+}

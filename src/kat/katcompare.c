@@ -1,0 +1,371 @@
+/*
+ * katcompare.c — see katcompare.h.
+ *
+ * Submitted KAT files carry CRLF, stripped trailing spaces on blank `_Len`
+ * lines and stray empty lines, so everything here works on canonical lines
+ * (iccs-api.md §5), never on raw bytes.
+ */
+#include "kat/katcompare.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One canonical line: [p, p+len), never empty. */
+struct cline {
+	const char *p;
+	size_t len;
+};
+
+struct clines {
+	struct cline *v;
+	size_t n, cap;
+};
+
+static int is_trailing_blank(char c)
+{
+	return c == '\r' || c == ' ' || c == '\t';
+}
+
+/* Split text on LF, strip trailing CR/space/tab, drop empty lines. */
+static void split_canonical(const char *text, size_t len, struct clines *out)
+{
+	size_t pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t n = end - pos;
+		while (n > 0 && is_trailing_blank(text[pos + n - 1]))
+			n--;
+		if (n > 0) {
+			if (out->n == out->cap) {
+				out->cap = out->cap ? 2 * out->cap : 256;
+				out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+			}
+			out->v[out->n++] = (struct cline){ text + pos, n };
+		}
+		pos = end + 1;
+	}
+}
+
+/* Key: the text before the first '=', trailing blanks removed.  Returns
+ * its length, or -1 if the line has no '='. */
+static long line_key(const struct cline *l)
+{
+	const char *eq = memchr(l->p, '=', l->len);
+	if (!eq)
+		return -1;
+	size_t k = (size_t)(eq - l->p);
+	while (k > 0 && (l->p[k - 1] == ' ' || l->p[k - 1] == '\t'))
+		k--;
+	return (long)k;
+}
+
+static int key_is(const struct cline *l, const char *name)
+{
+	long k = line_key(l);
+	return k >= 0 && (size_t)k == strlen(name) && !memcmp(l->p, name, (size_t)k);
+}
+
+static int key_ends_with_len(const struct cline *l)
+{
+	long k = line_key(l);
+	return k >= 4 && !memcmp(l->p + k - 4, "_Len", 4);
+}
+
+/* Value: the text after the first '=', leading blanks removed. */
+static struct cline line_value(const struct cline *l)
+{
+	const char *eq = memchr(l->p, '=', l->len);
+	if (!eq)
+		return (struct cline){ l->p + l->len, 0 };
+	const char *v = eq + 1, *end = l->p + l->len;
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	return (struct cline){ v, (size_t)(end - v) };
+}
+
+/* Apply the mode to canonical lines: nolen filter and record cut-off. */
+static void apply_mode(struct clines *lines, const struct kat_mode *mode)
+{
+	size_t kept = 0;
+	int counts = 0;
+	for (size_t i = 0; i < lines->n; i++) {
+		const struct cline *l = &lines->v[i];
+		if (key_is(l, "Count") && ++counts > mode->records && mode->records > 0)
+			break;
+		if (mode->nolen && key_ends_with_len(l))
+			continue;
+		lines->v[kept++] = *l;
+	}
+	lines->n = kept;
+}
+
+int kat_mode_parse(const char *s, struct kat_mode *mode)
+{
+	struct kat_mode m = { 0, 0 };
+	size_t name_len = strcspn(s, ":");
+	if (name_len == 6 && !strncmp(s, "strict", 6))
+		m.nolen = 0;
+	else if (name_len == 5 && !strncmp(s, "nolen", 5))
+		m.nolen = 1;
+	else
+		return -1;
+	if (s[name_len] == ':') {
+		const char *num = s + name_len + 1;
+		char *end;
+		long n = strtol(num, &end, 10);
+		if (!isdigit((unsigned char)num[0]) || *end || n < 1 || n > 1000000)
+			return -1;
+		m.records = (int)n;
+	}
+	*mode = m;
+	return 0;
+}
+
+char *kat_mode_format(const struct kat_mode *mode)
+{
+	const char *name = mode->nolen ? "nolen" : "strict";
+	if (mode->records > 0)
+		return xasprintf("%s:%d", name, mode->records);
+	return xstrdup(name);
+}
+
+void kat_canonical(const char *text, size_t len, const struct kat_mode *mode,
+		   struct strbuf *out)
+{
+	struct clines lines = { 0 };
+	split_canonical(text, len, &lines);
+	apply_mode(&lines, mode);
+	for (size_t i = 0; i < lines.n; i++) {
+		sb_add(out, lines.v[i].p, lines.v[i].len);
+		sb_addc(out, '\n');
+	}
+	free(lines.v);
+}
+
+void kat_canonical_digest(const char *text, size_t len,
+			  const struct kat_mode *mode, char hex[65])
+{
+	struct strbuf canon = STRBUF_INIT;
+	kat_canonical(text, len, mode, &canon);
+	sha256_hex(canon.buf ? canon.buf : "", canon.len, hex);
+	sb_free(&canon);
+}
+
+int kat_count_records(const char *text, size_t len)
+{
+	struct clines lines = { 0 };
+	int n = 0;
+	split_canonical(text, len, &lines);
+	for (size_t i = 0; i < lines.n; i++)
+		n += key_is(&lines.v[i], "Count");
+	free(lines.v);
+	return n;
+}
+
+/* ---- manifest ---- */
+
+static int is_hex64(const char *s, size_t n)
+{
+	if (n != 64)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* Parse "<hex> <mode> <file>" (file may contain spaces).  1 = entry,
+ * 0 = blank or comment, -1 = malformed. */
+static int parse_manifest_line(char *line, struct kat_manifest_entry *e)
+{
+	char *s = str_trim(line);
+	if (!*s || *s == '#')
+		return 0;
+	size_t hex_len = strcspn(s, " \t");
+	if (!is_hex64(s, hex_len))
+		return -1;
+	char *mode = s + hex_len;
+	mode += strspn(mode, " \t");
+	size_t mode_len = strcspn(mode, " \t");
+	char *file = mode + mode_len;
+	file += strspn(file, " \t");
+	if (!mode_len || !*file)
+		return -1;
+	mode[mode_len] = '\0';
+	if (kat_mode_parse(mode, &e->mode) != 0)
+		return -1;
+	for (size_t i = 0; i < 64; i++)
+		e->digest[i] = (char)tolower((unsigned char)s[i]);
+	e->digest[64] = '\0';
+	e->file = xstrdup(file);
+	return 1;
+}
+
+enum match_rank { NO_MATCH, UNDER_LABEL, BARE_FILE, EXACT };
+
+static enum match_rank rank_entry(const char *file, const char *label,
+				  const char *file_name)
+{
+	size_t ll = strlen(label);
+	int under_label = !strncmp(file, label, ll) && file[ll] == '/';
+	if (under_label && file_name && !strcmp(file + ll + 1, file_name))
+		return EXACT;
+	if (file_name && !strcmp(file, file_name))
+		return BARE_FILE;
+	return under_label ? UNDER_LABEL : NO_MATCH;
+}
+
+int kat_manifest_find(const char *manifest, const char *label,
+		      const char *file_name, struct kat_manifest_entry *out,
+		      char **err)
+{
+	char *copy = xstrdup(manifest), *save = NULL;
+	enum match_rank best = NO_MATCH;
+	int under_label = 0, lineno = 0, rc = 0;
+
+	memset(out, 0, sizeof *out);
+	*err = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct kat_manifest_entry e = { 0 };
+		lineno++;
+		int got = parse_manifest_line(line, &e);
+		if (got < 0) {
+			*err = xasprintf("line %d: expected \"<sha256-hex> <strict|nolen>[:N] <label>/<file>\"",
+					 lineno);
+			rc = -1;
+			break;
+		}
+		if (!got)
+			continue;
+		enum match_rank r = rank_entry(e.file, label, file_name);
+		under_label += r == UNDER_LABEL;
+		if (r > best) {
+			kat_manifest_entry_free(out);
+			*out = e;
+			best = r;
+		} else {
+			kat_manifest_entry_free(&e);
+		}
+	}
+	free(copy);
+	/* Several entries under the label but none named: ambiguous. */
+	if (rc == 0 && best == UNDER_LABEL && under_label > 1)
+		best = NO_MATCH;
+	if (rc != 0 || best == NO_MATCH) {
+		kat_manifest_entry_free(out);
+		return rc;
+	}
+	return 1;
+}
+
+void kat_manifest_entry_free(struct kat_manifest_entry *e)
+{
+	free(e->file);
+	memset(e, 0, sizeof *e);
+}
+
+/* ---- comparison ---- */
+
+static char *key_str(const struct cline *l)
+{
+	long k = line_key(l);
+	if (k < 0)
+		return xstrndup(l->p, l->len > 40 ? 40 : l->len);
+	return xstrndup(l->p, (size_t)k);
+}
+
+static int lines_match(const struct cline *gen, const struct cline *ref)
+{
+	if (gen->len == ref->len && !memcmp(gen->p, ref->p, gen->len))
+		return 1;
+	/* A blank-mode `X_Len =` in the reference matches any X_Len. */
+	if (key_ends_with_len(ref) && line_value(ref).len == 0) {
+		long k = line_key(ref);
+		return line_key(gen) == k && !memcmp(gen->p, ref->p, (size_t)k);
+	}
+	return 0;
+}
+
+static char *describe_difference(const struct cline *gen,
+				 const struct cline *ref, const char *count)
+{
+	char *gk = key_str(gen), *rk = key_str(ref), *d;
+	if (!strcmp(gk, rk))
+		d = xasprintf("first difference at Count = %s, field %s", count, gk);
+	else
+		d = xasprintf("first difference at Count = %s: reference has field %s, generated %s",
+			      count, rk, gk);
+	free(gk);
+	free(rk);
+	return d;
+}
+
+enum kat_status kat_compare_reference(const char *generated, size_t glen,
+				      const char *reference, size_t rlen,
+				      char **detail)
+{
+	struct clines gen = { 0 }, ref = { 0 };
+	int gen_records = kat_count_records(generated, glen);
+	int ref_records = kat_count_records(reference, rlen);
+	enum kat_status st = KAT_PASS;
+	char count[32] = "?";
+
+	*detail = NULL;
+	if (ref_records == 0) {
+		*detail = xstrdup("the reference file has no \"Count =\" record");
+		return KAT_MISMATCH;
+	}
+	/* Compare the records both texts have. */
+	struct kat_mode cut = { 0, gen_records < ref_records ? gen_records : ref_records };
+	split_canonical(generated, glen, &gen);
+	split_canonical(reference, rlen, &ref);
+	apply_mode(&gen, &cut);
+	apply_mode(&ref, &cut);
+
+	size_t i;
+	for (i = 0; i < gen.n && i < ref.n; i++) {
+		if (key_is(&gen.v[i], "Count")) {
+			struct cline v = line_value(&gen.v[i]);
+			snprintf(count, sizeof count, "%.*s", (int)(v.len > 20 ? 20 : v.len), v.p);
+		}
+		if (!lines_match(&gen.v[i], &ref.v[i])) {
+			*detail = describe_difference(&gen.v[i], &ref.v[i], count);
+			st = KAT_MISMATCH;
+			break;
+		}
+	}
+	if (st == KAT_PASS && gen.n != ref.n) {
+		const struct cline *extra = gen.n > ref.n ? &gen.v[i] : &ref.v[i];
+		char *k = key_str(extra);
+		*detail = xasprintf("first difference at Count = %s, field %s: only the %s has it",
+				    count, k, gen.n > ref.n ? "generated text" : "reference");
+		free(k);
+		st = KAT_MISMATCH;
+	}
+	if (st == KAT_PASS && ref_records != gen_records)
+		*detail = xasprintf("compared %d records (generated %d, reference has %d)",
+				    cut.records, gen_records, ref_records);
+	free(gen.v);
+	free(ref.v);
+	return st;
+}
+
+enum kat_status kat_compare_digest(const char *generated, size_t glen,
+				   const struct kat_manifest_entry *entry,
+				   char **detail)
+{
+	char hex[65];
+	kat_canonical_digest(generated, glen, &entry->mode, hex);
+	*detail = NULL;
+	if (!strcmp(hex, entry->digest))
+		return KAT_PASS;
+	char *mode = kat_mode_format(&entry->mode);
+	*detail = xasprintf("canonical digest %s differs from the manifest's %s (%s, %s)",
+			    hex, entry->digest, mode, entry->file);
+	free(mode);
+	return KAT_MISMATCH;
+}

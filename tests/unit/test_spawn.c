@@ -1,0 +1,333 @@
+/* test_spawn.c — spawn_run() with /bin/sh children. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "campaign/spawn.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct spawn_req sh_req(const char *script, char **argv_store)
+{
+	argv_store[0] = "sh";
+	argv_store[1] = "-c";
+	argv_store[2] = (char *)script;
+	argv_store[3] = NULL;
+	struct spawn_req req = {
+		.path = "/bin/sh",
+		.argv = argv_store,
+		.cpu = -1,
+		.timeout_s = 30,
+		.want_result = 1,
+	};
+	return req;
+}
+
+static void run_sh(const char *script, struct spawn_res *res)
+{
+	char *argv[4];
+	struct spawn_req req = sh_req(script, argv);
+	assert_int_equal(spawn_run(&req, res), 0);
+}
+
+static void test_exit_code(void **state)
+{
+	(void)state;
+	struct spawn_res res;
+	run_sh("exit 3", &res);
+	assert_true(res.exited);
+	assert_int_equal(res.exit_code, 3);
+	assert_int_equal(res.term_signal, 0);
+	assert_false(res.timed_out);
+	char *d = spawn_describe(&res, 30);
+	assert_string_equal(d, "exit 3");
+	free(d);
+	spawn_res_free(&res);
+}
+
+static void test_signal(void **state)
+{
+	(void)state;
+	struct spawn_res res;
+	run_sh("kill -SEGV $$", &res);
+	assert_false(res.exited);
+	assert_int_equal(res.term_signal, SIGSEGV);
+	char *d = spawn_describe(&res, 30);
+	assert_string_equal(d, "killed by signal 11 (SIGSEGV)");
+	free(d);
+	spawn_res_free(&res);
+}
+
+/* A process that was killed may linger as a zombie of whoever adopted it;
+ * it is gone for our purposes once it no longer runs. */
+static int process_running(pid_t pid)
+{
+	char path[64], *stat = NULL;
+	size_t len;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (read_file(path, &stat, &len) != 0)
+		return 0;
+	const char *paren = strrchr(stat, ')');
+	int running = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	free(stat);
+	return running;
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req("sleep 100 & echo $! >&3; sleep 100", argv);
+	req.timeout_s = 0.5;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_true(res.timed_out);
+	assert_false(res.exited);
+	assert_int_equal(res.term_signal, SIGKILL);
+	assert_true(res.wall_s < 20); /* not the 100 s of the sleeps */
+	pid_t grandchild = (pid_t)atoi(res.result);
+	assert_true(grandchild > 1);
+	/* SIGKILL delivery to the group is asynchronous: give it a moment. */
+	for (int i = 0; i < 200 && process_running(grandchild); i++)
+		usleep(10000);
+	assert_false(process_running(grandchild));
+	char *d = spawn_describe(&res, 900);
+	assert_string_equal(d, "timed out after 900 s");
+	free(d);
+	spawn_res_free(&res);
+}
+
+/* The leader exits at once but leaves a grandchild holding stdout: we must
+ * return without waiting for it, and kill it. */
+static void test_lingering_grandchild_killed(void **state)
+{
+	(void)state;
+	struct spawn_res res;
+	run_sh("sleep 100 & echo $! >&3; exit 0", &res);
+	assert_true(res.exited);
+	assert_int_equal(res.exit_code, 0);
+	assert_false(res.timed_out);
+	pid_t grandchild = (pid_t)atoi(res.result);
+	assert_true(grandchild > 1);
+	for (int i = 0; i < 200 && process_running(grandchild); i++)
+		usleep(10000);
+	assert_false(process_running(grandchild));
+	spawn_res_free(&res);
+}
+
+static void test_result_fd(void **state)
+{
+	(void)state;
+	struct spawn_res res;
+	run_sh("printf 'line 1\\nRESULT x y PASS\\n' >&3; echo out; echo err >&2", &res);
+	assert_string_equal(res.result, "line 1\nRESULT x y PASS\n");
+	assert_int_equal(res.result_len, strlen(res.result));
+	assert_string_equal(res.out_tail, "out\n");
+	assert_string_equal(res.err_tail, "err\n");
+	spawn_res_free(&res);
+}
+
+static void test_no_result_fd_when_not_wanted(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req("echo x >&3 && exit 0; exit 9", argv);
+	req.want_result = 0;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_int_equal(res.exit_code, 9); /* fd 3 is closed in the child */
+	assert_int_equal(res.result_len, 0);
+	spawn_res_free(&res);
+}
+
+static void test_chatty_child_tail(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req(
+		"head -c 6000000 /dev/zero | tr '\\000' a; echo END;"
+		"head -c 3000000 /dev/zero | tr '\\000' b >&2; echo ERR >&2;"
+		"head -c 4000000 /dev/zero | tr '\\000' c >&3; echo RES >&3", argv);
+	req.tail_bytes = 100;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_true(res.exited);
+	assert_int_equal(res.exit_code, 0);
+	assert_int_equal(strlen(res.out_tail), 100);
+	assert_true(str_ends_with(res.out_tail, "aaaaEND\n") == 1);
+	assert_int_equal(strlen(res.err_tail), 100);
+	assert_true(str_ends_with(res.err_tail, "bbbbERR\n") == 1);
+	assert_int_equal(res.result_len, 4000000 + 4);
+	assert_true(str_ends_with(res.result, "ccccRES\n") == 1);
+	spawn_res_free(&res);
+}
+
+static void test_rlimits_applied(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req("cat /proc/self/limits", argv);
+	req.lim.fsize_bytes = 1048576;
+	req.lim.cpu_s = 7;
+	req.lim.nproc = 64;
+	req.tail_bytes = 8192;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	assert_non_null(strstr(res.out_tail, "Max file size             1048576              1048576"));
+	assert_non_null(strstr(res.out_tail, "Max cpu time              7                    12"));
+	assert_non_null(strstr(res.out_tail, "Max processes             64                   64"));
+	spawn_res_free(&res);
+}
+
+static void test_fsize_limit_enforced(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_spawn.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *argv[4];
+	struct spawn_req req = sh_req("head -c 100000 /dev/zero > big; exit 0", argv);
+	req.cwd = dir;
+	req.lim.fsize_bytes = 4096;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	char *big = path_join(dir, "big");
+	char *data = NULL;
+	size_t len = 0;
+	assert_int_equal(read_file(big, &data, &len), 0);
+	assert_int_equal(len, 4096);
+	free(data);
+	free(big);
+	rm_rf(dir);
+	spawn_res_free(&res);
+}
+
+static void test_stdin_is_devnull_and_fds_closed(void **state)
+{
+	(void)state;
+	/* A descriptor of ours that must not leak into the child. */
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	int leak = fcntl(fileno(tmp), F_DUPFD, 50);
+	assert_true(leak >= 50);
+	char script[200];
+	snprintf(script, sizeof script,
+		 "cat; if [ -e /proc/$$/fd/%d ]; then echo leaked; fi; "
+		 "[ -e /proc/$$/fd/4 ] && echo fd4; ls /proc/$$/fd | tr '\\n' ' '",
+		 leak);
+	struct spawn_res res;
+	run_sh(script, &res);
+	assert_int_equal(res.exit_code, 0);
+	assert_null(strstr(res.out_tail, "leaked"));
+	assert_null(strstr(res.out_tail, "fd4"));
+	assert_string_equal(res.out_tail, "0 1 2 3 ");
+	close(leak);
+	fclose(tmp);
+	spawn_res_free(&res);
+}
+
+static void test_cpu_pinning(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req("grep Cpus_allowed_list /proc/self/status", argv);
+	req.cpu = 0;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_string_equal(res.out_tail, "Cpus_allowed_list:\t0\n");
+	spawn_res_free(&res);
+}
+
+static void test_exec_failure(void **state)
+{
+	(void)state;
+	char *argv[] = { "nonexistent", NULL };
+	struct spawn_req req = {
+		.path = "/nonexistent/program",
+		.argv = argv,
+		.cpu = -1,
+		.timeout_s = 5,
+	};
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), -1);
+	/* Nothing to free, but freeing must be harmless. */
+	spawn_res_free(&res);
+}
+
+/* An orchestrator killed with SIGKILL leaves no running child behind
+ * (PR_SET_PDEATHSIG). */
+static void test_parent_death_kills_child(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_spawn.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *pidfile = path_join(dir, "pid");
+	char *script = xasprintf("echo $$ > '%s.tmp' && mv '%s.tmp' '%s'; exec sleep 100",
+				 pidfile, pidfile, pidfile);
+	pid_t middle = fork();
+	assert_true(middle >= 0);
+	if (middle == 0) {
+		struct spawn_res res;
+		char *argv[4];
+		struct spawn_req req = sh_req(script, argv);
+		spawn_run(&req, &res);
+		_exit(0);
+	}
+	char *data = NULL;
+	size_t len;
+	for (int i = 0; i < 500 && read_file(pidfile, &data, &len) != 0; i++)
+		usleep(10000);
+	assert_non_null(data);
+	pid_t child = (pid_t)atoi(data);
+	assert_true(child > 1);
+	assert_true(process_running(child));
+	kill(middle, SIGKILL);
+	waitpid(middle, NULL, 0);
+	for (int i = 0; i < 200 && process_running(child); i++)
+		usleep(10000);
+	assert_false(process_running(child));
+	free(data);
+	free(script);
+	free(pidfile);
+	rm_rf(dir);
+}
+
+static void test_describe_fraction(void **state)
+{
+	(void)state;
+	struct spawn_res res = { .timed_out = 1 };
+	char *d = spawn_describe(&res, 2.5);
+	assert_string_equal(d, "timed out after 2.5 s");
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_code),
+		cmocka_unit_test(test_signal),
+		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_lingering_grandchild_killed),
+		cmocka_unit_test(test_result_fd),
+		cmocka_unit_test(test_no_result_fd_when_not_wanted),
+		cmocka_unit_test(test_chatty_child_tail),
+		cmocka_unit_test(test_rlimits_applied),
+		cmocka_unit_test(test_fsize_limit_enforced),
+		cmocka_unit_test(test_stdin_is_devnull_and_fds_closed),
+		cmocka_unit_test(test_cpu_pinning),
+		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_parent_death_kills_child),
+		cmocka_unit_test(test_describe_fraction),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
