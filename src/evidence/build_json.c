@@ -1,0 +1,148 @@
+/* build_json.c — see build_json.h. */
+#include "evidence/build_json.h"
+#include "evidence/json.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+/* Every entry field in the order of method §11.4, then our additions. */
+static const char *const entry_keys[] = {
+	"candidate", "label", "instance", "variant", "flags",
+	"kat", "guide_result", "kat_not_passed", "excluded", "kat_log", "kat_log_sha256",
+	"library", "library_sha256", "elf_load_bytes", "elf_sections",
+	"compile_commands", "link_command", "compiler", "lto",
+	"imports_allocator", "primitive_scan",
+	"runtime", "build_log", "build_error",
+};
+
+char *build_json_path(const char *workspace, const char *id)
+{
+	char *rel = xasprintf("build/%s/build.json", id);
+	char *p = path_join(workspace, rel);
+	free(rel);
+	return p;
+}
+
+char *build_json_key(const char *id, const char *stem)
+{
+	return xasprintf("%s/%s", id, stem);
+}
+
+static json_t *empty_doc(void)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema", evidence_schema(BUILD_JSON_KIND, BUILD_JSON_VERSION));
+	json_object_set_new(doc, "instances", json_object());
+	return doc;
+}
+
+json_t *build_json_load(const char *workspace, const char *id, char **err)
+{
+	char *path = build_json_path(workspace, id);
+	json_t *doc = NULL;
+
+	if (!path_exists(path)) {
+		free(path);
+		return empty_doc();
+	}
+	doc = evidence_load(path, err);
+	if (doc && (evidence_check_schema(doc, BUILD_JSON_KIND, BUILD_JSON_VERSION) ||
+		    !json_is_object(json_object_get(doc, "instances")))) {
+		*err = xasprintf("%s: not a ngcc-perf/build/1 file (schema '%s'); "
+				 "remove it and run 'ngcc-perf build %s' again",
+				 path, jget_str(doc, "schema", "missing"), id);
+		json_decref(doc);
+		doc = NULL;
+	}
+	free(path);
+	return doc;
+}
+
+int build_json_save(const char *workspace, const char *id, const json_t *doc)
+{
+	char *path = build_json_path(workspace, id);
+	char *dir = path_dirname(path);
+	int rc = mkdir_p(dir, 0755);
+	if (!rc)
+		rc = evidence_write(path, doc);
+	int e = errno;
+	free(dir);
+	free(path);
+	errno = e;
+	return rc;
+}
+
+json_t *build_json_entry(json_t *doc, const char *key)
+{
+	return json_object_get(json_object_get(doc, "instances"), key);
+}
+
+json_t *build_json_ensure(json_t *doc, const char *key)
+{
+	json_t *inst = json_object_get(doc, "instances");
+	json_t *e = json_object_get(inst, key);
+	if (e)
+		return e;
+	e = json_object();
+	for (size_t i = 0; i < sizeof entry_keys / sizeof entry_keys[0]; i++)
+		json_object_set_new(e, entry_keys[i], json_null());
+	json_object_set_new(e, "kat_not_passed", json_false());
+	json_object_set_new(e, "excluded", json_false());
+	json_object_set_new(inst, key, e);
+	return e;
+}
+
+void build_json_set_kat(json_t *entry, const char *status, int kat_not_passed,
+			const char *kat_log, const char *kat_log_sha256)
+{
+	json_object_set_new(entry, "kat", jstr_or_null(status));
+	json_object_set_new(entry, "kat_not_passed", json_boolean(kat_not_passed));
+	json_object_set_new(entry, "kat_log", jstr_or_null(kat_log));
+	json_object_set_new(entry, "kat_log_sha256", jstr_or_null(kat_log_sha256));
+}
+
+void build_json_clear_kat(json_t *entry)
+{
+	build_json_set_kat(entry, NULL, 0, NULL, NULL);
+}
+
+void build_json_set_guide_result(json_t *entry, const char *status)
+{
+	json_object_set_new(entry, "guide_result", jstr_or_null(status));
+}
+
+int build_json_lock(const char *workspace, const char *id)
+{
+	char *path = build_json_path(workspace, id);
+	char *dir = path_dirname(path);
+	char *lock = xasprintf("%s.lock", path);
+	int fd = -1;
+
+	if (!mkdir_p(dir, 0755))
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) < 0) {
+			if (errno != EINTR) {
+				int e = errno;
+				close(fd);
+				fd = -1;
+				errno = e;
+				break;
+			}
+		}
+	free(lock);
+	free(dir);
+	free(path);
+	return fd;
+}
+
+void build_json_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
