@@ -22,6 +22,11 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_calibrate
 #pragma weak cmd_measure
 #pragma weak cmd_campaign
+#pragma weak cmd_profile
+#pragma weak cmd_report
+#pragma weak cmd_publish
+#pragma weak cmd_validate
+#pragma weak cmd_site
 
 struct command {
 	const char *name;
@@ -37,7 +42,12 @@ static const struct command commands[] = {
 	{ "check-host", cmd_check_host, "report whether the host is fit to measure" },
 	{ "calibrate", cmd_calibrate, "time one call per operation (planning input)" },
 	{ "measure", cmd_measure, "time every operation in isolated processes" },
-	{ "campaign", cmd_campaign, "add, build, kat, calibrate and measure in one go" },
+	{ "profile", cmd_profile, "share of time in the ICCS hash helpers and the DRNG" },
+	{ "report", cmd_report, "render the Markdown pages from a run's evidence" },
+	{ "publish", cmd_publish, "copy a run's evidence into a dataset and render its pages" },
+	{ "validate", cmd_validate, "recompute a dataset's statistics and regenerate its pages" },
+	{ "site", cmd_site, "write the static HTML site of a dataset" },
+	{ "campaign", cmd_campaign, "add, build, kat, measure, profile and report in one go" },
 };
 
 static void usage(FILE *out)

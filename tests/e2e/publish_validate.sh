@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# publish_validate.sh — publish and validate end to end on the example
+# package: add, build, kat, a tiny measure and profile on an unfixed host,
+# then `publish` (refused with exit 2 without --publish-unfixed, done with
+# it), `validate` (exit 0), and four tamperings of the published dataset —
+# a trial's ns, a profile share, a KAT log byte, a page byte — each making
+# `validate` exit 1 with the right PROBLEM line.  Also: --defer, and an
+# absolute path in the run aborts publish and leaves the dataset alone.
+set -euo pipefail
+: "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+ws=$(mktemp -d /tmp/ngcc-e2e-publish.XXXXXX)
+trap 'rm -rf "$ws"' EXIT
+ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# CPU 0: other end-to-end tests measure on the default (highest) CPU.
+host=(--cpu 0 --allow-unfixed-host=test)
+
+ngcc add "$NGCC_SRC/examples/ExampleKEM" >/dev/null
+ngcc build >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
+ngcc kat >"$ws/kat.out" 2>&1 || fail "kat: $(tail -5 "$ws/kat.out")"
+ngcc measure --run runs/r --trial-target 0.01 --trials 2 "${host[@]}" >"$ws/m.out" 2>&1 ||
+	fail "measure: $(tail -5 "$ws/m.out")"
+ngcc profile --run runs/r "${host[@]}" >"$ws/p.out" 2>&1 || fail "profile: $(tail -5 "$ws/p.out")"
+sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
+	"$ws/runs/r/campaign.json")
+data="$ws/ds/data/$sys"
+
+# The records were taken with --allow-unfixed-host: refused without the option.
+rc=0
+ngcc publish --run runs/r --dataset ds >"$ws/pub1.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "publish of unfixed records exited $rc, expected 2: $(cat "$ws/pub1.out")"
+grep -q "refusing to publish .* unfixed host" "$ws/pub1.out" || fail "refusal text: $(cat "$ws/pub1.out")"
+[ ! -e "$ws/ds" ] || fail "a refused publish created the dataset"
+
+ngcc publish --run runs/r --dataset ds --publish-unfixed >"$ws/pub2.out" 2>&1 ||
+	fail "publish --publish-unfixed: $(cat "$ws/pub2.out")"
+python3 - "$data" "$ws/ds" <<'EOF' || fail "published layout"
+import json, os, sys
+data, ds = sys.argv[1], sys.argv[2]
+def load(p):
+    with open(os.path.join(data, p)) as f:
+        return json.load(f)
+for f in ("campaign.json", "build.json", "publish.json"):
+    assert os.path.isfile(os.path.join(data, f)), f
+for lab in ("ExampleKEM-128", "ExampleKEM-256"):
+    assert os.path.isfile(os.path.join(data, "kat/examplekem", lab + ".log")), lab
+    for op in ("keygen", "enc", "dec"):
+        r = load(f"records/examplekem/{lab}__{op}.json")
+        assert r["kat_log"] == f"kat/examplekem/{lab}.log", r["kat_log"]
+        assert r["host"]["unfixed"] is True
+        assert os.path.isfile(os.path.join(data, f"profile/examplekem/{lab}__{op}.json"))
+assert not os.path.exists(os.path.join(data, "calibrate")), "calibrations published"
+assert not os.path.exists(os.path.join(data, "attempts")), "attempts published"
+b = load("build.json")["instances"]
+assert sorted(b) == ["examplekem/ExampleKEM-128", "examplekem/ExampleKEM-256"], sorted(b)
+for k, e in b.items():
+    assert e["kat_log"] == "kat/" + k + ".log", e["kat_log"]
+    assert not e["library"].startswith("/"), e["library"]
+p = load("publish.json")
+assert p["schema"] == "ngcc-perf/publish/1" and p["options"]["publish_unfixed"] is True
+assert len(p["unfixed_records"]) == 6, p["unfixed_records"]
+# No file holds an absolute path of the workspace.
+for root, _, files in os.walk(ds):
+    for f in files:
+        with open(os.path.join(root, f), "rb") as fh:
+            assert os.path.dirname(ds).encode() not in fh.read(), os.path.join(root, f)
+assert os.path.isfile(os.path.join(ds, "reports/index.md"))
+assert not [d for d in os.listdir(os.path.dirname(ds)) if ".tmp." in d], "temporary tree left"
+EOF
+grep -rq "Measured on a host that was not fixed" "$ws/ds/reports" || fail "pages lack the unfixed-host notice"
+
+# The pages are a pure function of the data: `report --run` renders the
+# same bytes from the run and the workspace (method §2).
+ngcc report --run runs/r --out from-run >"$ws/rep.out" 2>&1 || fail "report: $(cat "$ws/rep.out")"
+diff -r "$ws/from-run" "$ws/ds/reports" >"$ws/rep.diff" || fail "published pages differ from report --run: $(head -20 "$ws/rep.diff")"
+
+ngcc validate ds >"$ws/v0.out" 2>&1 || fail "validate of a fresh dataset: $(cat "$ws/v0.out")"
+grep -q "^6 timing record(s), 6 profile(s), 2 KAT log(s), 0 problem(s); report check: ok$" \
+	"$ws/v0.out" || fail "summary line: $(cat "$ws/v0.out")"
+
+# Each tampering of a copy must be found.
+tamper() {   # name python-code expected-line
+	rm -rf "$ws/t"
+	cp -r "$ws/ds" "$ws/t"
+	python3 -c "$2" "$ws/t/data/$sys" "$ws/t"
+	local rc=0
+	ngcc validate t >"$ws/$1.out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] || fail "$1: validate exited $rc: $(cat "$ws/$1.out")"
+	grep -qF "$3" "$ws/$1.out" || fail "$1: no '$3' in: $(cat "$ws/$1.out")"
+}
+rec=records/examplekem/ExampleKEM-128__dec.json
+prof=profile/examplekem/ExampleKEM-128__enc.json
+log=kat/examplekem/ExampleKEM-256.log
+tamper trial "
+import json, sys
+p = sys.argv[1] + '/$rec'
+r = json.load(open(p))
+r['processes'][0]['trials'][0]['ns'] += 1000
+r['trials'][0]['ns'] += 1000
+open(p, 'w').write(json.dumps(r, indent=1) + '\n')" "PROBLEM data/$sys/$rec: mean_seconds is "
+tamper share "
+import json, sys
+p = sys.argv[1] + '/$prof'
+r = json.load(open(p))
+fn = sorted(r['share'])[-1]
+r['share'][fn] *= 1.0001
+open(p, 'w').write(json.dumps(r, indent=1) + '\n')" "PROBLEM data/$sys/$prof: share."
+tamper katlog "
+import sys
+p = sys.argv[1] + '/$log'
+b = bytearray(open(p, 'rb').read()); b[0] ^= 1
+open(p, 'wb').write(b)" "PROBLEM data/$sys/$log: SHA-256 "
+tamper page "
+import sys
+p = sys.argv[2] + '/reports/$sys/examplekem.md'
+b = bytearray(open(p, 'rb').read()); b[-2] ^= 1
+open(p, 'wb').write(b)" "PROBLEM reports/$sys/examplekem.md: differs from the page regenerated"
+
+# --defer leaves matching instances out, and the rest still validates.
+ngcc publish --run runs/r --dataset ds-defer --publish-unfixed --defer '256$' >"$ws/pub3.out" 2>&1 ||
+	fail "publish --defer: $(cat "$ws/pub3.out")"
+[ ! -e "$ws/ds-defer/data/$sys/records/examplekem/ExampleKEM-256__dec.json" ] || fail "deferred record published"
+[ ! -e "$ws/ds-defer/data/$sys/kat/examplekem/ExampleKEM-256.log" ] || fail "deferred KAT log published"
+[ -e "$ws/ds-defer/data/$sys/records/examplekem/ExampleKEM-128__dec.json" ] || fail "--defer dropped too much"
+ngcc validate ds-defer >"$ws/v3.out" 2>&1 || fail "validate of the deferred dataset: $(cat "$ws/v3.out")"
+
+# An absolute path that remains aborts publish; the old dataset is untouched.
+before=$(cd "$ws/ds" && find . -type f | sort | xargs sha256sum | sha256sum)
+cp -r "$ws/runs/r" "$ws/runs/abs"
+python3 -c "
+import json, sys
+p = sys.argv[1] + '/records/examplekem/ExampleKEM-128__enc.json'
+r = json.load(open(p)); r['processes'][0]['stderr_tail'] = '/usr/lib/libfoo.so: warning'
+open(p, 'w').write(json.dumps(r, indent=1) + '\n')" "$ws/runs/abs"
+rc=0
+ngcc publish --run runs/abs --dataset ds --publish-unfixed >"$ws/pub4.out" 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "publish with an absolute path exited $rc: $(cat "$ws/pub4.out")"
+grep -q "absolute path at processes\[0\].stderr_tail" "$ws/pub4.out" || fail "abort text: $(cat "$ws/pub4.out")"
+after=$(cd "$ws/ds" && find . -type f | sort | xargs sha256sum | sha256sum)
+[ "$before" = "$after" ] || fail "an aborted publish changed the dataset"
+ls "$ws" | grep -q '\.tmp\.' && fail "an aborted publish left its temporary tree"
+
+# Not a dataset: exit 3.
+rc=0
+ngcc validate runs >"$ws/v4.out" 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "validate of a non-dataset exited $rc"
+echo "publish/validate e2e ok"
