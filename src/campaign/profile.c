@@ -1,0 +1,449 @@
+/* profile.c — see profile.h (method §10). */
+#include "campaign/profile.h"
+
+#include "build/instrument.h"
+#include "build/survey.h"
+#include "campaign/rundir.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/profile_json.h"
+#include "report/format.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long profile_iterations(double t1_s)
+{
+	if (t1_s > 60)
+		return 1;
+	double n = t1_s > 0 ? ceil(1 / t1_s) : 1000;
+	if (n < 3)
+		n = 3;
+	return n > 1000 ? 1000 : (long)n;
+}
+
+int profile_warmups(double t1_s)
+{
+	return t1_s < 5 ? 1 : 0;
+}
+
+double profile_timeout_s(double t1_s, double setup_s)
+{
+	return 3 * (double)(profile_iterations(t1_s) + profile_warmups(t1_s)) * t1_s +
+	       3 * setup_s + 300;
+}
+
+struct phase {
+	struct engine *e;
+	char *prog;          /* absolute path of the profile driver */
+	int failures;
+	int refused;
+};
+
+/* ---- one profile ------------------------------------------------------------ */
+
+static void push(struct strlist *argv, json_t *shown, char *s)
+{
+	json_array_append_new(shown, json_string(s));
+	sl_push_owned(argv, s);
+}
+
+/* The complete timing record of the same library, for the cross-check. */
+static json_t *timing_record(const struct engine *e, const struct unit *u)
+{
+	char *path = rundir_unit_path(e->run, "records", u->cand, u->stem), *err = NULL;
+	json_t *rec = path_exists(path) ? evidence_load(path, &err) : NULL;
+	free(path);
+	free(err);
+	if (rec && (strcmp(jget_str(rec, "status", ""), "complete") ||
+		    strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
+static json_t *run_driver(struct phase *ph, const struct unit *u,
+			  const struct instrument_result *ir, json_t *coverage)
+{
+	struct engine *e = ph->e;
+	struct strlist argv = STRLIST_INIT;
+	json_t *shown = json_array();
+	long iters = profile_iterations(u->t1_s);
+	int warm = profile_warmups(u->t1_s);
+	double timeout = profile_timeout_s(u->t1_s, u->setup_s);
+	if (e->o.max_timeout_s > 0 && timeout > e->o.max_timeout_s)
+		timeout = e->o.max_timeout_s;
+	sl_push(&argv, ph->prog);
+	json_array_append_new(shown, json_string(PROFILE_DRIVER_SHOWN));
+	push(&argv, shown, xstrdup("--lib"));
+	push(&argv, shown, xstrdup(ir->library));
+	push(&argv, shown, xstrdup("--op"));
+	push(&argv, shown, xstrdup(u->op));
+	push(&argv, shown, xstrdup("--iters"));
+	push(&argv, shown, xasprintf("%ld", iters));
+	push(&argv, shown, xstrdup("--warmups"));
+	push(&argv, shown, xasprintf("%d", warm));
+	push(&argv, shown, xstrdup("--cpu"));
+	push(&argv, shown, xasprintf("%d", e->cpu));
+	char **av = xcalloc(argv.n + 1, sizeof *av);
+	for (size_t i = 0; i < argv.n; i++)
+		av[i] = argv.items[i];
+	struct spawn_req req = {
+		.path = ph->prog, .argv = av, .cwd = e->o.workspace, .cpu = e->cpu,
+		.timeout_s = timeout,
+		.lim = { .fsize_bytes = 256ull << 20 },
+		.want_result = 1, .tail_bytes = 2000,
+	};
+	struct spawn_res res;
+	memset(&res, 0, sizeof res);
+	char *detail = NULL;
+	json_t *result = NULL;
+	int ran = !spawn_run(&req, &res);
+	if (ran && res.result && res.result_len)
+		result = json_loads(res.result, 0, NULL);
+	if (!ran)
+		detail = xstrdup("the profile driver could not be started");
+	else if (!(res.exited && res.exit_code == 0))
+		detail = spawn_describe(&res, timeout);
+	json_t *timing = timing_record(e, u);
+	struct profile_input in = {
+		.candidate = u->cand, .label = u->label, .operation = u->op,
+		.library_instrumented = ir->library,
+		.library_instrumented_sha256 = ir->library_sha256,
+		.library = u->library, .library_sha256 = u->library_sha256,
+		.wrapped_symbols = NULL, .command = shown,
+		.stderr_tail = ran ? res.err_tail : NULL,
+		.exited_ok = ran && res.exited && res.exit_code == 0,
+		.detail = detail, .result = result, .timing = timing, .coverage = coverage,
+	};
+	json_t *wrapped = json_array();
+	for (size_t i = 0; i < ir->wrapped.n; i++)
+		json_array_append_new(wrapped, json_string(ir->wrapped.items[i]));
+	in.wrapped_symbols = wrapped;
+	json_t *rec = profile_build(&in);
+	json_decref(wrapped);
+	json_decref(timing);
+	json_decref(result);
+	json_decref(shown);
+	free(detail);
+	free(av);
+	sl_free(&argv);
+	if (ran)
+		spawn_res_free(&res);
+	return rec;
+}
+
+static void print_profile(const struct unit *u, const json_t *rec)
+{
+	const char *status = jget_str(rec, "status", "?");
+	if (strcmp(status, "complete")) {
+		printf("PROFILE %s %s %s %s: %s\n", u->cand, u->label, u->op, status,
+		       jget_str(rec, "status_detail", ""));
+		return;
+	}
+	char hs[64], ds[64];
+	double h = jget_real(rec, "hash_share", 0), d = jget_real(rec, "drng_share", 0);
+	struct fn_calls v[8];
+	size_t n = 0;
+	const char *fn;
+	json_t *x;
+	json_object_foreach(json_object_get(rec, "calls_per_operation"), fn, x)
+		if (n < 8)
+			v[n++] = (struct fn_calls){ fn, json_number_value(x) };
+	char *calls = fmt_calls_per_op(v, n);
+	printf("PROFILE %s %s %s complete: pseudohash/XOF/sm3 %s, DRNG %s, calls %s\n",
+	       u->cand, u->label, u->op, fmt_percent(hs, &h), fmt_percent(ds, &d), calls);
+	free(calls);
+}
+
+enum resume { RESUME_RUN, RESUME_KEEP, RESUME_GIVE_UP, RESUME_STALE };
+
+static enum resume check_existing(struct phase *ph, const struct unit *u, const char *path,
+				  const struct instrument_result *ir, json_t **kept)
+{
+	if (!path_exists(path))
+		return RESUME_RUN;
+	char *err = NULL;
+	json_t *rec = evidence_load(path, &err);
+	enum resume r = RESUME_RUN;
+	if (!rec || evidence_check_schema(rec, PROFILE_KIND, PROFILE_VERSION)) {
+		ngcc_warning("corrupt profile %s (%s); redoing it", path, err ? err : "unknown schema");
+	} else if (!strcmp(jget_str(rec, "status", ""), "complete")) {
+		int same = !strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256) &&
+			   !strcmp(jget_str(rec, "library_instrumented_sha256", ""), ir->library_sha256);
+		r = same ? RESUME_KEEP : ph->e->o.redo_stale ? RESUME_RUN : RESUME_STALE;
+	} else if (rundir_attempts(ph->e->run, "profile", u->cand, u->stem) + 1 >= RUNDIR_MAX_ATTEMPTS) {
+		r = RESUME_GIVE_UP;
+	}
+	if (r == RESUME_KEEP || r == RESUME_GIVE_UP)
+		*kept = json_incref(rec);
+	else if (r == RESUME_RUN && rundir_move_to_attempts(ph->e->run, "profile", u->cand, u->stem) < 0)
+		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
+	json_decref(rec);
+	free(err);
+	return r;
+}
+
+/* Profile one unit (resuming); returns the record in force, or NULL. */
+static json_t *profile_unit(struct phase *ph, const struct unit *u,
+			    const struct instrument_result *ir, json_t *coverage)
+{
+	struct engine *e = ph->e;
+	char *path = rundir_unit_path(e->run, "profile", u->cand, u->stem);
+	json_t *rec = NULL;
+	enum resume r = check_existing(ph, u, path, ir, &rec);
+	if (r == RESUME_STALE) {
+		ngcc_error("%s was made from another library (rebuilt since); rerun with --redo-stale "
+			   "to profile again", path);
+		ph->failures++;
+	} else if (r == RESUME_GIVE_UP) {
+		fprintf(stderr, "%s %s %s: profile failed %d times; giving up (see %s)\n", u->cand,
+			u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
+		ph->failures++;
+	} else if (r == RESUME_RUN && !u->calibrated) {
+		fprintf(stderr, "%s %s %s: not profiled: %s\n", u->cand, u->label, u->op,
+			u->calib_error ? u->calib_error : "no calibration");
+		ph->failures++;
+	} else if (r == RESUME_RUN) {
+		rec = run_driver(ph, u, ir, coverage);
+		if (engine_env_still_equal(e)) {
+			ph->refused = 1;
+			json_decref(rec);
+			rec = NULL;
+		} else if (evidence_write(path, rec)) {
+			ngcc_error("cannot write %s: %s", path, strerror(errno));
+			ph->failures++;
+		}
+		if (rec && strcmp(jget_str(rec, "status", ""), "complete"))
+			ph->failures++;
+	}
+	if (rec)
+		print_profile(u, rec);
+	free(path);
+	return rec;
+}
+
+/* ---- one instance ------------------------------------------------------------ */
+
+static void write_relink_failed(struct phase *ph, const struct unit *u,
+				const struct instrument_result *ir)
+{
+	char *stem = xasprintf("%s__RELINK_FAILED", u->label);
+	char *path = rundir_unit_path(ph->e->run, "profile", u->cand, stem);
+	char started[32];
+	utc_now_iso(started);
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", evidence_schema(RELINK_FAILED_KIND, RELINK_FAILED_VERSION));
+	json_object_set_new(j, "status", json_string("relink_failed"));
+	json_object_set_new(j, "candidate", json_string(u->cand));
+	json_object_set_new(j, "label", json_string(u->label));
+	json_object_set_new(j, "library", json_string(u->library));
+	json_object_set_new(j, "library_sha256", json_string(u->library_sha256));
+	json_object_set_new(j, "lto", json_boolean(ir->lto_refused));
+	json_object_set_new(j, "reason", jstr_or_null(ir->error));
+	size_t len = ir->output ? strlen(ir->output) : 0;
+	json_object_set_new(j, "output_tail", json_string(ir->output ? ir->output + (len > 2000 ? len - 2000 : 0) : ""));
+	json_object_set_new(j, "link_command", ir->link_command ? json_incref(ir->link_command) : json_null());
+	json_object_set_new(j, "utc", json_string(started));
+	if (evidence_write(path, j))
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+	fprintf(stderr, "%s %s: instrumented relink failed: %s (%s)\n", u->cand, u->label,
+		ir->error ? ir->error : "unknown", path);
+	json_decref(j);
+	free(path);
+	free(stem);
+	ph->failures++;
+}
+
+/* What the complete profiles say about the DRNG and the hash helpers. */
+static void note_calls(struct survey_instance *si, const json_t *rec)
+{
+	if (!rec || strcmp(jget_str(rec, "status", ""), "complete"))
+		return;
+	const char *fn;
+	json_t *x;
+	if (si->drng_called < 0)
+		si->drng_called = 0;
+	if (si->hash_called < 0)
+		si->hash_called = 0;
+	json_object_foreach(json_object_get(rec, "calls_per_operation"), fn, x) {
+		if (json_number_value(x) <= 0)
+			continue;
+		if (!strcmp(fn, "drng"))
+			si->drng_called = 1;
+		else
+			si->hash_called = 1;
+	}
+}
+
+/* units[first..end) are the operations of one instance. */
+static void profile_instance(struct phase *ph, struct unit *units, size_t n,
+			     struct survey_instance *si)
+{
+	struct engine *e = ph->e;
+	char *err = NULL;
+	json_t *coverage;
+	if (survey_scan_instance(e->o.workspace, units[0].inst, si, &err)) {
+		ngcc_warning("%s %s: primitive scan failed: %s", units[0].cand, units[0].label, err);
+		coverage = json_pack("{s:s, s:[]}", "status", "unknown", "hits");
+		free(err);
+	} else {
+		coverage = survey_coverage(si);
+	}
+	struct instrument_result ir;
+	if (instrument_instance(e->o.workspace, units[0].inst, &ir)) {
+		write_relink_failed(ph, &units[0], &ir);
+	} else {
+		for (size_t i = 0; i < n && !ph->refused; i++) {
+			json_t *rec = profile_unit(ph, &units[i], &ir, coverage);
+			note_calls(si, rec);
+			json_decref(rec);
+		}
+	}
+	instrument_result_free(&ir);
+	json_decref(coverage);
+}
+
+/* ---- one candidate ----------------------------------------------------------- */
+
+static void write_survey(struct phase *ph, const char *cand, struct survey_instance *si, size_t n)
+{
+	char *conf = path_join(ph->e->o.workspace, "survey.conf");
+	char *verdict = NULL, *notes = NULL, *err = NULL;
+	if (survey_conf_lookup(conf, cand, &verdict, &notes, &err) < 0) {
+		ngcc_warning("%s; using the automatic verdict for %s", err, cand);
+		free(err);
+	}
+	json_t *j = survey_json(cand, si, n, verdict, notes);
+	char *path = rundir_unit_path(ph->e->run, "profile", cand, "survey");
+	if (evidence_write(path, j)) {
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+		ph->failures++;
+	} else {
+		printf("SURVEY %s %s%s%s (%s)\n", cand, jget_str(j, "verdict", "?"),
+		       *jget_str(j, "notes", "") ? " — " : "", jget_str(j, "notes", ""),
+		       jget_str(j, "source", "?"));
+	}
+	json_decref(j);
+	free(path);
+	free(conf);
+	free(verdict);
+	free(notes);
+}
+
+static size_t profile_candidate(struct phase *ph, size_t first)
+{
+	struct engine *e = ph->e;
+	const char *cand = e->units[first].cand;
+	size_t end = first;
+	while (end < e->n_units && !strcmp(e->units[end].cand, cand))
+		end++;
+	struct survey_instance *si = xcalloc(end - first, sizeof *si);
+	size_t n_inst = 0;
+	char *dir = path_join(e->run, "profile");
+	char *cdir = path_join(dir, cand);
+	if (mkdir_p(cdir, 0755))
+		ngcc_error("cannot create %s: %s", cdir, strerror(errno));
+	for (size_t i = first; i < end && !ph->refused;) {
+		size_t j = i;
+		while (j < end && !strcmp(e->units[j].label, e->units[i].label))
+			j++;
+		profile_instance(ph, &e->units[i], j - i, &si[n_inst++]);
+		i = j;
+	}
+	if (!ph->refused)
+		write_survey(ph, cand, si, n_inst);
+	for (size_t i = 0; i < n_inst; i++)
+		survey_instance_free(&si[i]);
+	free(si);
+	free(dir);
+	free(cdir);
+	return end;
+}
+
+/* ---- the phase ----------------------------------------------------------------- */
+
+/* Reference instances first (the ones profiled); returns their count.  The
+ * others stay behind them so engine_free still frees them. */
+static size_t reference_first(struct engine *e)
+{
+	struct unit *sorted = xcalloc(e->n_units ? e->n_units : 1, sizeof *sorted);
+	size_t k = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < e->n_units; i++) {
+			int ref = !strcmp(jget_str(e->units[i].inst, "variant", ""), "reference");
+			if (ref == !pass)
+				sorted[k++] = e->units[i];
+		}
+	size_t n_ref = 0;
+	for (size_t i = 0; i < e->n_units; i++)
+		n_ref += !strcmp(jget_str(sorted[i].inst, "variant", ""), "reference");
+	memcpy(e->units, sorted, e->n_units * sizeof *sorted);
+	free(sorted);
+	return n_ref;
+}
+
+/* The profile plans nothing itself: it takes the run's planning constants
+ * so that the measuring phases' check (campaign.json) accepts it whatever
+ * --trials etc. the run was started with. */
+static void adopt_run_planning(struct engine_opts *o)
+{
+	if (!o->run)
+		return;
+	char *run = o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+	char *cj = path_join(run, "campaign.json"), *err = NULL;
+	json_t *doc = path_exists(cj) ? campaign_load(run, &err) : NULL;
+	json_t *p = json_object_get(doc, "planning");
+	if (json_is_object(p)) {
+		struct planning *pl = &o->planning;
+		pl->trials = (int)jget_int(p, "trials", pl->trials);
+		pl->trial_target_s = jget_real(p, "trial_target_s", pl->trial_target_s);
+		pl->min_total = (int)jget_int(p, "min_total", pl->min_total);
+		pl->max_iters_per_trial = (int)jget_int(p, "max_iters_per_trial", pl->max_iters_per_trial);
+		pl->op_budget_s = jget_real(p, "op_budget_s", pl->op_budget_s);
+		pl->separate_process_setup_s = jget_real(p, "separate_process_setup_s",
+							 pl->separate_process_setup_s);
+		pl->max_disturbed_retries = (int)jget_int(p, "max_disturbed_retries",
+							  pl->max_disturbed_retries);
+		pl->max_invol_switches_per_trial = (int)jget_int(p, "max_invol_switches_per_trial",
+								 pl->max_invol_switches_per_trial);
+	}
+	json_decref(doc);
+	free(err);
+	free(cj);
+	free(run);
+}
+
+int profile_phase(const struct engine_opts *opts)
+{
+	struct engine e;
+	struct phase ph = { &e, NULL, 0, 0 };
+	struct engine_opts copy = *opts;
+	const struct engine_opts *o = &copy;
+	adopt_run_planning(&copy);
+	int rc = engine_begin(&e, o, "profile");
+	if (rc == EXIT_OK) {
+		ph.prog = ngcc_program(PROFILE_DRIVER_NAME);
+		size_t all = e.n_units;
+		if (!path_is_file(ph.prog)) {
+			ngcc_error("the profile driver %s is missing; run `make` in the ngcc-perf tree",
+				   ph.prog);
+			rc = EXIT_SYSTEM;
+		} else {
+			e.n_units = reference_first(&e);
+			engine_calibrate(&e);
+			for (size_t i = 0; i < e.n_units && !ph.refused;)
+				i = profile_candidate(&ph, i);
+			rc = ph.refused ? EXIT_USAGE : ph.failures ? EXIT_FAILED : EXIT_OK;
+		}
+		e.n_units = all;
+		engine_end(&e, rc);
+	}
+	free(ph.prog);
+	engine_free(&e);
+	return rc;
+}
