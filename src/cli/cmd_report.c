@@ -1,0 +1,106 @@
+/*
+ * cmd_report.c — `ngcc-perf report --run DIR [--out DIR] [--system ID]`:
+ * render the Markdown pages (report-format §5–§9) from a run directory's
+ * evidence and the workspace's build/ and catalogs, and write them
+ * atomically under the output folder.  Rendering is a pure function of the
+ * loaded data (src/report/report.h), so the same data gives the same bytes.
+ */
+#include "cli/cli.h"
+#include "evidence/atomic.h"
+#include "report/dataset.h"
+#include "report/report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static void report_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ngcc-perf [-C DIR] report --run DIR [--out DIR] [--system ID]\n"
+		"\n"
+		"Render the Markdown pages of one run: index.md, symmetric-survey.md,\n"
+		"size-audit.md, <SYS>/index.md (summary), <SYS>/method.md and one\n"
+		"<SYS>/<ID>.md per candidate.  Reads the run's campaign.json, records/ and\n"
+		"profile/, the workspace's build/<ID>/build.json and KAT logs, and the\n"
+		"optional workspace catalogs (systems.csv, survey.conf, external_sizes.csv,\n"
+		"security_targets.csv, summary_notes.csv, kat_issues.csv, size_notes.csv,\n"
+		"report.json).  Pages are written atomically; their paths are printed.\n"
+		"\n"
+		"Options:\n"
+		"  --run DIR      run directory (relative paths are taken from the workspace)\n"
+		"  --out DIR      output folder (default: <workspace>/reports)\n"
+		"  --system ID    system id (default: the systems.csv row whose Hostname is\n"
+		"                 the campaign's host, else the campaign's system id)\n"
+		"  -h, --help     show this help\n"
+		"\n"
+		"Exit: 0 pages written; 2 usage; 3 missing or corrupt run data; 4 cannot\n"
+		"write a page.\n");
+}
+
+static int write_pages(const char *out, const struct report_out *pages)
+{
+	for (size_t i = 0; i < pages->n; i++) {
+		char *path = path_join(out, pages->f[i].path);
+		char *dir = path_dirname(path);
+		if (mkdir_p(dir, 0755) || atomic_write(path, pages->f[i].data, pages->f[i].len)) {
+			ngcc_error("cannot write %s: %s; check the --out folder", path, strerror(errno));
+			free(dir);
+			free(path);
+			return EXIT_SYSTEM;
+		}
+		printf("%s\n", path);
+		free(dir);
+		free(path);
+	}
+	return EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "run", required_argument, NULL, 'r' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "system", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *run_arg = NULL, *out_arg = NULL, *system = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': run_arg = optarg; break;
+		case 'o': out_arg = optarg; break;
+		case 's': system = optarg; break;
+		case 'h': report_usage(stdout); return EXIT_OK;
+		default: report_usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc || !run_arg) {
+		ngcc_error("report needs --run DIR (and no other arguments); see 'ngcc-perf report --help'");
+		return EXIT_USAGE;
+	}
+	char *run = ws_resolve(ctx, run_arg);
+	char *out = out_arg ? ws_resolve(ctx, out_arg) : ws_path(ctx, "reports");
+	struct dataset ds;
+	char *err = NULL;
+	int rc = EXIT_OK;
+	if (dataset_load_run(&ds, ctx->workspace, run, system, &err)) {
+		ngcc_error("%s", err ? err : run);
+		rc = EXIT_INPUT;
+	} else {
+		struct report_out pages;
+		report_render(&ds, 1, &pages);
+		rc = write_pages(out, &pages);
+		report_out_free(&pages);
+	}
+	dataset_free(&ds);
+	free(err);
+	free(out);
+	free(run);
+	return rc;
+}

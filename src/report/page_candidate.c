@@ -1,0 +1,600 @@
+/*
+ * page_candidate.c — the per-candidate page <SYS>/<cand>.md
+ * (report-format §5).  Sections 1–7 and Symmetric primitives follow the
+ * seed pages exactly; our additions go after the closing line under
+ * "Beyond the guide" (§5.9).
+ */
+#include "report/pages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/json.h"
+#include "host/env.h"
+#include "report/format.h"
+#include "report/natsort.h"
+
+#define DASH FMT_DASH
+
+struct cpage {
+	const struct dataset *ds;
+	const struct ds_candidate *c;
+	struct md_page md;
+};
+
+/* ---- header and sections 1–2 ------------------------------------------- */
+
+static const char *function_text(const char *type)
+{
+	if (!strcmp(type, "sign"))
+		return "public-key algorithm; function: digital signature";
+	if (!strcmp(type, "kex"))
+		return "public-key algorithm; function: key exchange";
+	if (!strcmp(type, "hash"))
+		return "cryptographic hash algorithm; function: hash";
+	return "public-key algorithm; function: key encapsulation";
+}
+
+static void header(struct cpage *p)
+{
+	const struct dataset *ds = p->ds;
+	char *page = xasprintf("%s.md", p->c->id);
+	char *sw = system_switch(ds, page);
+	md_blockf(&p->md, "[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) "
+		  "\xe2\x80\xba %s \xc2\xb7 system: %s", ds->system_id, p->c->id, sw);
+	md_blockf(&p->md, "# %s %s \xe2\x80\x94 performance on %s (system %s)", p->c->id,
+		  p->c->algorithm, ds_arch_name(ds), ds->system_id);
+	md_blockf(&p->md, "Independent measurement following the structure of the NICCS %s "
+		  "self-assessment guide, \xc2\xa7" "3.5 (1)\xe2\x80\x93(7). Not a submitter "
+		  "self-assessment.", ds_is_arm(ds) ? "ARM" : "x86");
+	char *notice = unfixed_notice(ds, p->c);
+	if (notice)
+		md_block(&p->md, notice);
+	free(notice);
+	free(sw);
+	free(page);
+}
+
+static int any_optimized_measured(const struct ds_candidate *c)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		if (c->inst[i].optimized && c->inst[i].n_rec)
+			return 1;
+	return 0;
+}
+
+static void basic_information(struct cpage *p)
+{
+	const struct ds_candidate *c = p->c;
+	md_block(&p->md, "## 1. Basic information");
+	md_begin(&p->md);   /* the bullets form one block */
+	md_linef(&p->md, "- Category: %s", function_text(c->type));
+	md_linef(&p->md, "- Algorithm: %s", c->algorithm);
+	md_linef(&p->md, "- Implementation versions measured: %s",
+		 any_optimized_measured(c) ? "reference, optimized (AVX2)" : "reference");
+	struct strbuf sets = STRBUF_INIT;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		if (c->inst[i].optimized)
+			continue;
+		char *code = md_code(c->inst[i].label);
+		sb_addf(&sets, "%s%s", sets.len ? ", " : "", code);
+		free(code);
+	}
+	md_linef(&p->md, "- Parameter sets: %s", sets.len ? sets.buf : DASH);
+	sb_free(&sets);
+	const char *report = ds_cand_conf(p->ds, c->id, "report_url");
+	if (report)
+		md_linef(&p->md, "- Security evaluation: [%s report](%s)", c->id, report);
+	md_linef(&p->md, "- Measurement method: [%s method](method.md)", p->ds->system_id);
+	const char *sub = ds_cand_conf(p->ds, c->id, "submission_url");
+	if (sub)
+		md_linef(&p->md, "- Submission: [NICCS page](%s)", sub);
+}
+
+/* CPUs of the candidate's complete records, ascending. */
+static size_t record_cpus(const struct ds_candidate *c, long long *cpus, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_inst; i++)
+		for (size_t k = 0; k < c->inst[i].n_rec; k++) {
+			const struct ds_record *r = &c->inst[i].rec[k];
+			if (!ds_record_complete(r))
+				continue;
+			long long cpu = jget_int(json_object_get(r->j, "environment"), "cpu_number",
+						 jget_int(r->j, "cpu", 0));
+			size_t j;
+			for (j = 0; j < n && cpus[j] != cpu; j++)
+				;
+			if (j == n && n < max)
+				cpus[n++] = cpu;
+		}
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && cpus[b - 1] > cpus[b]; b--) {
+			long long t = cpus[b];
+			cpus[b] = cpus[b - 1];
+			cpus[b - 1] = t;
+		}
+	return n;
+}
+
+static char *processor_text(const struct ds_candidate *c, const json_t *env)
+{
+	long long cpus[64];
+	size_t n = record_cpus(c, cpus, 64);
+	const char *model = jget_str(env, "cpu_model", "unknown CPU");
+	if (n <= 1)
+		return xasprintf("%s (CPU %lld, one core)", model,
+				 n ? cpus[0] : jget_int(env, "cpu_number", 0));
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s (CPUs ", model);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&sb, "%s%lld", i ? ", " : "", cpus[i]);
+	sb_adds(&sb, ", one core per process)");
+	return sb_detach(&sb);
+}
+
+static void row2(struct md_page *md, const char *a, const char *b)
+{
+	const char *cells[2] = { a, b };
+	md_row(md, cells);
+}
+
+static void environment(struct cpage *p)
+{
+	const json_t *env = ds_candidate_env(p->c);
+	if (!env)
+		env = ds_environment(p->ds);
+	static const char *const hdr[] = { "item", "value" };
+	char buf[FMT_MAX], b2[FMT_MAX];
+	md_block(&p->md, "## 2. Assessment environment");
+	md_table(&p->md, hdr, 2);
+	char *proc = processor_text(p->c, env);
+	row2(&p->md, "processor", proc);
+	free(proc);
+	if (ds_is_arm(p->ds) && jget_str(env, "machine", NULL))
+		row2(&p->md, "machine", jget_str(env, "machine", ""));
+	char *clock = env_clock_text(env);
+	row2(&p->md, "clock", clock);
+	free(clock);
+	row2(&p->md, "memory", fmt_memory_kib(buf, (uint64_t)jget_int(env, "memory_total_kib", 0)));
+	char *s = xasprintf("%s / %s", jget_str(env, "os", "unknown"), jget_str(env, "kernel", "unknown"));
+	row2(&p->md, "OS / kernel", s);
+	free(s);
+	s = xasprintf("%s / %s", jget_str(env, "compiler", "unknown"), jget_str(env, "build_tool", "unknown"));
+	row2(&p->md, "compiler / build tool", s);
+	free(s);
+	const char *start = jget_str(p->ds->campaign, "started_utc", NULL);
+	const char *end = jget_str(p->ds->campaign, "ended_utc", NULL);
+	s = xasprintf("%s / %s", start ? fmt_date(buf, start) : DASH, end ? fmt_date(b2, end) : DASH);
+	row2(&p->md, "campaign start / end (UTC)", s);
+	free(s);
+}
+
+/* ---- section 3: KAT ----------------------------------------------------- */
+
+struct footnotes {
+	struct strlist causes;
+	int measure_sentence[64];
+};
+
+static int footnote_for(struct footnotes *f, const char *cause, int measure)
+{
+	for (size_t i = 0; i < f->causes.n; i++)
+		if (!strcmp(f->causes.items[i], cause))
+			return (int)i + 1;
+	sl_push(&f->causes, cause);
+	if (f->causes.n <= 64)
+		f->measure_sentence[f->causes.n - 1] = measure;
+	return (int)f->causes.n;
+}
+
+static const char *instance_flags(const struct ds_instance *in)
+{
+	const char *f = jget_str(in->build, "flags", NULL);
+	if (!f && in->n_rec)
+		f = jget_str(in->rec[0].j, "build_flags", jget_str(in->rec[0].j, "flags", NULL));
+	return f ? f : (in->optimized ? "guide-performance" : "guide");
+}
+
+static void kat_section(struct cpage *p)
+{
+	const struct ds_candidate *c = p->c;
+	char *manifest = ds_conf_str(p->ds, "kat_manifest_path", c->id, "<cand>/kat.sha256");
+	char *code = md_code(manifest);
+	md_block(&p->md, "## 3. Functional testing (KAT)");
+	md_blockf(&p->md, "Each library was checked against the submitted KAT vectors (SHA-256 "
+		  "manifest %s in the harness) before timing.", code);
+	free(code);
+	free(manifest);
+	static const char *const hdr[] = { "instance", "build flags", "KAT" };
+	md_table(&p->md, hdr, 3);
+	struct footnotes fn = { STRLIST_INIT, { 0 } };
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		struct strbuf kat = STRBUF_INIT;
+		sb_adds(&kat, in->kat_status);
+		char **issue = ds_kat_issue(p->ds, c->id, in->label);
+		const char *cause = issue && issue[2] && issue[3] && *issue[3] ? issue[3] : NULL;
+		if (!cause && strcmp(in->kat_status, "PASS"))
+			cause = in->kat_detail;
+		if (cause)
+			sb_addf(&kat, " [%d]", footnote_for(&fn, cause,
+				issue && issue[2] && !strcmp(issue[2], "measure")));
+		if (jget_bool(in->build, "excluded", 0) || !in->n_rec)
+			sb_adds(&kat, " (not timed)");
+		char *cell = instance_cell(in);
+		const char *cells[3] = { cell, instance_flags(in), kat.buf };
+		md_row(&p->md, cells);
+		free(cell);
+		sb_free(&kat);
+	}
+	for (size_t i = 0; i < fn.causes.n; i++)
+		md_blockf(&p->md, "[%zu] %s%s", i + 1, fn.causes.items[i],
+			  i < 64 && fn.measure_sentence[i]
+			  ? " These instances are timed anyway; their KAT output was not reproduced." : "");
+	sl_free(&fn.causes);
+}
+
+/* ---- section 4: performance ---------------------------------------------- */
+
+static uint64_t sign_failures(const json_t *rec)
+{
+	uint64_t k = 0;
+	size_t i;
+	json_t *pr;
+	json_array_foreach(json_object_get(rec, "processes"), i, pr)
+		k += (uint64_t)jget_int(json_object_get(pr, "meta"), "sign_failures_retried", 0);
+	return k;
+}
+
+static const char *n_cell(char *buf, const json_t *rec)
+{
+	const json_t *plan = json_object_get(rec, "plan");
+	return fmt_n(buf, (uint64_t)jget_int(rec, "measurements", 0),
+		     (int)jget_int(plan, "trials", 0), (long)jget_int(plan, "iterations_per_trial", 0),
+		     sign_failures(rec));
+}
+
+static void pk_perf_row(struct md_page *md, const char *inst, const struct ds_record *r)
+{
+	char cyc[FMT_MAX], t[FMT_MAX], ops[FMT_MAX], med[FMT_MAX], n[FMT_MAX];
+	if (!ds_record_complete(r)) {
+		const char *cells[7] = { inst, r->op, "failed", "", "", "", "" };
+		md_row(md, cells);
+		return;
+	}
+	double mc, ms, os, md_s;
+	int has_c = rec_real(r->j, "mean_cycles", &mc);
+	rec_real(r->j, "mean_seconds", &ms);
+	rec_real(r->j, "operations_per_second", &os);
+	rec_real(r->j, "median_trial_seconds", &md_s);
+	const char *cells[7] = { inst, r->op, fmt_cycles(cyc, has_c ? &mc : NULL), fmt_time(t, &ms),
+				 fmt_ops(ops, os), fmt_time(med, &md_s), n_cell(n, r->j) };
+	md_row(md, cells);
+}
+
+static void hash_perf_row(struct md_page *md, const char *inst, const struct ds_record *r)
+{
+	char msg[FMT_MAX], cyc[FMT_MAX], cpb[FMT_MAX], t[FMT_MAX], mbs[FMT_MAX], n[FMT_MAX];
+	unsigned long long L = hash_len_of(r->op);
+	fmt_hash_message(msg, L);
+	if (!ds_record_complete(r)) {
+		const char *cells[7] = { inst, msg, "failed", "", "", "", "" };
+		md_row(md, cells);
+		return;
+	}
+	double mc, ms, os, tp;
+	int has_c = rec_real(r->j, "mean_cycles", &mc);
+	rec_real(r->j, "mean_seconds", &ms);
+	rec_real(r->j, "operations_per_second", &os);
+	if (!rec_real(r->j, "throughput_MB_per_second", &tp))
+		tp = (double)L * os / 1e6;
+	const char *cells[7] = { inst, msg, fmt_cycles(cyc, has_c ? &mc : NULL),
+				 has_c && L ? fmt_fixed1(cpb, mc / (double)L) : DASH,
+				 fmt_time(t, &ms), fmt_fixed1(mbs, tp), n_cell(n, r->j) };
+	md_row(md, cells);
+}
+
+static void performance(struct cpage *p)
+{
+	static const char *const pk[] = { "instance", "operation", "mean cycles", "mean time",
+		"ops/s", "median trial", "n (trials \xc3\x97 iters)" };
+	static const char *const hs[] = { "instance", "message", "mean cycles", "cycles/byte",
+		"mean time", "MB/s", "n" };
+	int hash = !strcmp(p->c->type, "hash");
+	md_block(&p->md, "## 4. Performance");
+	md_table(&p->md, hash ? hs : pk, 7);
+	for (size_t i = 0; i < p->c->n_inst; i++) {
+		const struct ds_instance *in = &p->c->inst[i];
+		char *cell = instance_cell(in);
+		for (size_t k = 0; k < in->n_rec; k++)
+			(hash ? hash_perf_row : pk_perf_row)(&p->md, cell, &in->rec[k]);
+		free(cell);
+	}
+}
+
+/* ---- section 5: resources ------------------------------------------------ */
+
+static void resources(struct cpage *p)
+{
+	static const char *const hdr[] = { "instance", "operation", "static: ELF image (bytes)",
+		"baseline RSS", "peak RSS" };
+	md_block(&p->md, "## 5. Resource consumption");
+	md_block(&p->md, "Static memory is approximated by the library's loadable ELF segments; "
+		 "peak memory is the process high-water mark (VmHWM) including the benchmark "
+		 "driver and libc, so both are upper-bound proxies rather than isolated "
+		 "algorithm memory.");
+	md_table(&p->md, hdr, 5);
+	for (size_t i = 0; i < p->c->n_inst; i++) {
+		const struct ds_instance *in = &p->c->inst[i];
+		char *cell = instance_cell(in);
+		for (size_t k = 0; k < in->n_rec; k++) {
+			const json_t *r = in->rec[k].j;
+			const json_t *peak = json_object_get(r, "peak_rss_bytes");
+			if (!json_is_integer(peak))
+				continue;
+			const json_t *base = json_object_get(r, "baseline_rss_bytes");
+			const json_t *elf = json_object_get(in->build, "elf_load_bytes");
+			char e[FMT_MAX], b[FMT_MAX], pk[FMT_MAX];
+			const char *cells[5] = { cell, in->rec[k].op,
+				json_is_integer(elf) ? fmt_uint(e, (uint64_t)json_integer_value(elf)) : DASH,
+				json_is_integer(base) ? fmt_rss(b, (uint64_t)json_integer_value(base)) : DASH,
+				fmt_rss(pk, (uint64_t)json_integer_value(peak)) };
+			md_row(&p->md, cells);
+		}
+		free(cell);
+	}
+}
+
+/* ---- section 6: sizes ------------------------------------------------------- */
+
+/* API sizes of an instance: the first record carrying them. */
+static const json_t *api_sizes(const struct ds_instance *in)
+{
+	for (size_t k = 0; k < in->n_rec; k++) {
+		const json_t *s = json_object_get(in->rec[k].j, "sizes");
+		if (json_is_integer(json_object_get(s, "pk_bytes")))
+			return s;
+	}
+	return NULL;
+}
+
+static const char *size_of(char *buf, const json_t *sizes, const char *key)
+{
+	const json_t *v = json_object_get(sizes, key);
+	return json_is_integer(v) ? fmt_uint(buf, (uint64_t)json_integer_value(v)) : DASH;
+}
+
+static const char *catalog_or(char *buf, char **row, int col, const json_t *sizes, const char *key)
+{
+	if (row && row[1] && row[2] && row[col] && *row[col]) {
+		snprintf(buf, FMT_MAX, "%s", row[col]);
+		return buf;
+	}
+	return size_of(buf, sizes, key);
+}
+
+/* Signature column: basis decides `(maximum)` or `≈ … (nominal)`. */
+static const char *signature_cell(char *buf, char **row, size_t ncols, const json_t *sizes,
+				  int *nominal)
+{
+	if (row && ncols > 4 && *row[4]) {
+		const char *basis = ncols > 5 ? row[5] : "encoded";
+		if (!strcmp(basis, "maximum-variable"))
+			snprintf(buf, FMT_MAX, "%s (maximum)", row[4]);
+		else if (!strcmp(basis, "nominal-variable")) {
+			snprintf(buf, FMT_MAX, "\xe2\x89\x88 %s (nominal)", row[4]);
+			*nominal = 1;
+		} else
+			snprintf(buf, FMT_MAX, "%s", row[4]);
+		return buf;
+	}
+	return size_of(buf, sizes, "signature_bytes");
+}
+
+static size_t catalog_ncols(const struct csv_table *t, char **row)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rows[i] == row)
+			return t->ncols[i];
+	return 0;
+}
+
+static void sizes(struct cpage *p)
+{
+	const struct dataset *ds = p->ds;
+	const struct ds_candidate *c = p->c;
+	int kem = !strcmp(c->type, "kem"), sign = !strcmp(c->type, "sign");
+	md_block(&p->md, "## 6. Transmission and storage overhead");
+	if (csv_find(&ds->external_sizes, c->id, NULL)) {
+		char *path = ds_conf_str(ds, "size_catalog_path", c->id, "external_sizes.csv");
+		char *code = md_code(path);
+		md_blockf(&p->md, "External public-key, ciphertext and signature sizes follow the "
+			  "curated %s catalog; secret-key and shared-secret lengths remain API "
+			  "figures. See the [size audit](../size-audit.md) for disagreements.", code);
+		free(code);
+		free(path);
+	} else {
+		md_block(&p->md, "All sizes are the lengths declared by the implementation's API. "
+			 "See the [size audit](../size-audit.md) for observed lengths.");
+	}
+	static const char *const kh[] = { "instance", "public key", "secret key", "ciphertext",
+		"shared secret" };
+	static const char *const sh[] = { "instance", "public key", "secret key", "signature" };
+	static const char *const xh[] = { "instance", "passes", "messages (bytes; raw API)",
+		"protocol-message bytes", "public key A / B", "bandwidth (bytes)",
+		"long-term sk (API cap)", "shared secret" };
+	md_table(&p->md, kem ? kh : sign ? sh : xh, kem ? 5 : sign ? 4 : 8);
+	int nominal = 0;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		const json_t *s = api_sizes(in);
+		if (in->optimized || !s)
+			continue;
+		char *cell = instance_cell(in);
+		char **row = csv_find(&ds->external_sizes, c->id, in->label);
+		char a[FMT_MAX], b[FMT_MAX], d[FMT_MAX], e[FMT_MAX];
+		if (kem) {
+			const char *cells[5] = { cell, catalog_or(a, row, 2, s, "pk_bytes"),
+				size_of(b, s, "sk_bytes"), catalog_or(d, row, 3, s, "ct_bytes"),
+				size_of(e, s, "ss_bytes") };
+			md_row(&p->md, cells);
+		} else if (sign) {
+			const char *cells[4] = { cell, catalog_or(a, row, 2, s, "pk_bytes"),
+				size_of(b, s, "sk_bytes"),
+				signature_cell(d, row, catalog_ncols(&ds->external_sizes, row), s, &nominal) };
+			md_row(&p->md, cells);
+		} else {
+			const char *cells[8] = { cell, DASH, DASH, DASH,
+				size_of(a, s, "pk_bytes"), DASH, size_of(b, s, "sk_bytes"),
+				size_of(d, s, "ss_bytes") };
+			md_row(&p->md, cells);
+		}
+		free(cell);
+	}
+	if (nominal)
+		md_block(&p->md, "Signatures marked \xe2\x89\x88 vary in length; the figure is the "
+			 "specification's representative size.");
+}
+
+/* ---- symmetric primitives --------------------------------------------------- */
+
+static void symmetric(struct cpage *p)
+{
+	char *verdict, *notes;
+	candidate_verdict(p->ds, p->c, &verdict, &notes);
+	md_block(&p->md, "## Symmetric primitives");
+	md_blockf(&p->md, "[Survey](../symmetric-survey.md) verdict: **%s**%s%s",
+		  verdict ? verdict : "not surveyed", notes ? " \xe2\x80\x94 " : "", notes ? notes : "");
+	free(verdict);
+	free(notes);
+	md_block(&p->md, "Share of each operation spent in the ICCS placeholder hash functions "
+		 "and in the ICCS DRNG (reference build, measured in the same run with link-time "
+		 "wrappers):");
+	static const char *const hdr[] = { "instance", "operation", "pseudohash/XOF/sm3", "DRNG",
+		"calls per operation" };
+	md_table(&p->md, hdr, 5);
+	for (size_t i = 0; i < p->c->n_inst; i++) {
+		const struct ds_instance *in = &p->c->inst[i];
+		if (in->optimized)
+			continue;
+		char *cell = instance_cell(in);
+		for (size_t k = 0; k < in->n_prof; k++) {
+			const struct ds_profile *pr = &in->prof[k];
+			if (!ds_profile_complete(pr))
+				continue;
+			double h, d;
+			char a[FMT_MAX], b[FMT_MAX];
+			profile_shares(pr->j, &h, &d);
+			char *calls = profile_calls(pr->j);
+			const char *cells[5] = { cell, pr->op, fmt_percent(a, &h), fmt_percent(b, &d), calls };
+			md_row(&p->md, cells);
+			free(calls);
+		}
+		free(cell);
+	}
+}
+
+/* ---- section 7: evidence index ---------------------------------------------- */
+
+/* Rows "<prefix> <op>" → path for records or profiles, ops in byte order. */
+static void evidence_rows(struct md_page *md, const char *cell, const char *prefix,
+			  char *const *ops, char *const *paths, size_t n)
+{
+	size_t *order = xcalloc(n ? n : 1, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && byte_cmp(ops[order[b - 1]], ops[order[b]]) > 0; b--) {
+			size_t t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		char *item = xasprintf("%s %s", prefix, ops[order[i]]);
+		char *code = md_code(paths[order[i]]);
+		const char *cells[3] = { cell, item, code };
+		md_row(md, cells);
+		free(item);
+		free(code);
+	}
+	free(order);
+}
+
+static void evidence_index(struct cpage *p)
+{
+	char *dpath = ds_conf_str(p->ds, "dataset_path", p->c->id, "data/<SYS>/");
+	char *code = md_code(dpath);
+	md_block(&p->md, "## 7. Raw evidence index");
+	md_blockf(&p->md, "Paths are relative to %s in the harness; each JSON file records its "
+		  "commands, environment and trials.", code);
+	free(code);
+	free(dpath);
+	static const char *const hdr[] = { "instance", "item", "file" };
+	md_table(&p->md, hdr, 3);
+	for (size_t i = 0; i < p->c->n_inst; i++) {
+		const struct ds_instance *in = &p->c->inst[i];
+		char *cell = instance_cell(in);
+		if (in->kat_log_rel) {
+			char dg[FMT_MAX];
+			char *d = md_code(fmt_digest_prefix(dg, in->kat_sha256));
+			char *item = xasprintf("KAT log (sha256 %s)", d);
+			char *path = md_code(in->kat_log_rel);
+			const char *cells[3] = { cell, item, path };
+			md_row(&p->md, cells);
+			free(d);
+			free(item);
+			free(path);
+		}
+		char **ops = xcalloc(in->n_rec + in->n_prof + 1, sizeof *ops);
+		char **paths = xcalloc(in->n_rec + in->n_prof + 1, sizeof *paths);
+		for (size_t k = 0; k < in->n_rec; k++) {
+			ops[k] = in->rec[k].op;
+			paths[k] = in->rec[k].relpath;
+		}
+		evidence_rows(&p->md, cell, "timing", ops, paths, in->n_rec);
+		size_t n = 0;
+		for (size_t k = 0; k < in->n_prof; k++) {
+			if (!strcmp(in->prof[k].op, "RELINK_FAILED"))
+				continue;
+			ops[n] = in->prof[k].op;
+			paths[n++] = in->prof[k].relpath;
+		}
+		evidence_rows(&p->md, cell, "hash profile", ops, paths, n);
+		free(ops);
+		free(paths);
+		free(cell);
+	}
+	char *scripts = ds_conf_str(p->ds, "scripts", p->c->id, "ngcc-perf");
+	const char *repo = jget_str(p->ds->conf, "repository_url", NULL);
+	if (repo)
+		md_blockf(&p->md, "Scripts: %s in the [harness](%s).", scripts, repo);
+	else
+		md_blockf(&p->md, "Scripts: %s in the harness.", scripts);
+	free(scripts);
+}
+
+/* ---- beyond the guide (§5.9) ----------------------------------------------- */
+
+
+/* ---- the page ---------------------------------------------------------- */
+
+char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
+		     int extensions, size_t *len)
+{
+	struct cpage p = { ds, c, MD_PAGE_INIT };
+	header(&p);
+	basic_information(&p);
+	environment(&p);
+	kat_section(&p);
+	performance(&p);
+	resources(&p);
+	if (strcmp(c->type, "hash"))
+		sizes(&p);
+	if (strcmp(c->type, "hash"))
+		symmetric(&p);
+	evidence_index(&p);
+	candidate_extensions(&p.md, ds, c, extensions);
+	return md_finish(&p.md, len);
+}

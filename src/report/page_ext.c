@@ -1,0 +1,399 @@
+/*
+ * page_ext.c — "Beyond the guide" (report-format §5.9): the additional
+ * sections of a candidate page.  Rows that are per operation start with
+ * "`label` op" so none reads like a row of a seed table.
+ */
+#include "report/pages.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/json.h"
+#include "host/env.h"
+#include "report/format.h"
+
+#define DASH FMT_DASH
+
+static char *op_cell(const struct ds_instance *in, const char *op)
+{
+	char *inst = instance_cell(in);
+	char *s = xasprintf("%s %s", inst, op);
+	free(inst);
+	return s;
+}
+
+/* The counter of the candidate's first complete record. */
+static const json_t *first_counter(const struct ds_candidate *c, const json_t **env)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		for (size_t k = 0; k < c->inst[i].n_rec; k++)
+			if (ds_record_complete(&c->inst[i].rec[k])) {
+				*env = json_object_get(c->inst[i].rec[k].j, "environment");
+				return json_object_get(c->inst[i].rec[k].j, "counter");
+			}
+	return NULL;
+}
+
+static int is_fallback(const char *name)
+{
+	return strcmp(name, "perf-user-cycles") && strcmp(name, "none");
+}
+
+static char *counter_text(const json_t *counter, const json_t *env)
+{
+	char ghz[FMT_MAX], ov[FMT_MAX];
+	const char *name = jget_str(counter, "name", "none");
+	double hz = is_fallback(name) ? jget_real(counter, "hz", 0) : env_reference_clock_hz(env);
+	double o;
+	int has_o = rec_real(counter, "overhead_cycles_median", &o);
+	fmt_clock_khz(ghz, hz / 1e3);
+	return xasprintf("%s at %s%s; median overhead %s per bracket", name, ghz,
+			 is_fallback(name) ? " (reference ticks, not core cycles)" : "",
+			 fmt_cycles(ov, has_o ? &o : NULL));
+}
+
+static void host_and_counter(struct md_page *md, const struct dataset *ds,
+			     const struct ds_candidate *c)
+{
+	const json_t *env = NULL;
+	const json_t *counter = first_counter(c, &env);
+	static const char *const hdr[] = { "item", "value" };
+	md_block(md, "### A.0 Host and counter");
+	md_table(md, hdr, 2);
+	char *ct = counter ? counter_text(counter, env) : xstrdup(DASH);
+	const char *r1[2] = { "cycle counter", ct };
+	md_row(md, r1);
+	free(ct);
+	char *u = unfixed_text(ds, c);
+	char *hs = *u ? xasprintf("not fixed: %s", u) : xstrdup("fixed");
+	const char *r2[2] = { "host state", hs };
+	md_row(md, r2);
+	free(hs);
+	free(u);
+}
+
+/* Each complete record of the candidate, in §4 order. */
+#define FOR_COMPLETE(c, in, r)                                                   \
+	for (size_t i_ = 0; i_ < (c)->n_inst; i_++)                              \
+		for (size_t k_ = 0; k_ < (c)->inst[i_].n_rec; k_++)              \
+			if ((in = &(c)->inst[i_], r = &in->rec[k_]),             \
+			    ds_record_complete(r))
+
+static int has_complete(const struct ds_candidate *c)
+{
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	FOR_COMPLETE(c, in, r)
+		return 1;
+	return 0;
+}
+
+static void dispersion(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 operation", "min trial", "max trial",
+		"spread", "CV", "median trial cycles", "noisy" };
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	if (!has_complete(c))
+		return;
+	md_block(md, "### A.1 Dispersion over trials");
+	md_table(md, hdr, 7);
+	FOR_COMPLETE(c, in, r) {
+		const json_t *d = json_object_get(r->j, "dispersion");
+		double mn, mx, sp = 0, cv = 0, mc;
+		char a[FMT_MAX], b[FMT_MAX], s[FMT_MAX], v[FMT_MAX], m[FMT_MAX];
+		int hmn = rec_real(r->j, "min_trial_seconds", &mn);
+		int hmx = rec_real(r->j, "max_trial_seconds", &mx);
+		int hsp = rec_real(d, "spread_trial_seconds", &sp);
+		int hcv = rec_real(d, "cv_trial_seconds", &cv);
+		int hmc = rec_real(r->j, "median_trial_cycles", &mc);
+		char *cell = op_cell(in, r->op);
+		const char *cells[7] = { cell, fmt_time(a, hmn ? &mn : NULL), fmt_time(b, hmx ? &mx : NULL),
+			hsp ? fmt_dispersion(s, sp) : DASH, hcv ? fmt_dispersion(v, cv) : DASH,
+			fmt_cycles(m, hmc ? &mc : NULL), jget_bool(r->j, "noisy", 0) ? "yes" : "no" };
+		md_row(md, cells);
+		free(cell);
+	}
+}
+
+/* Max over processes of rss.<key>, -1 when none has it. */
+static long long process_rss(const json_t *rec, const char *key)
+{
+	long long best = -1;
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(rec, "processes"), i, p) {
+		long long v = jget_int(json_object_get(p, "rss"), key, -1);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+static const char *rss_or_dash(char *buf, long long v)
+{
+	return v < 0 ? DASH : fmt_rss(buf, (uint64_t)v);
+}
+
+static void memory_detail(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 operation", "loaded RSS",
+		"operation peak RSS", "stack peak", "heap peak", "allocations per call" };
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	int any = 0;
+	FOR_COMPLETE(c, in, r)
+		if (process_rss(r->j, "loaded") >= 0 || process_rss(r->j, "op_peak") >= 0)
+			any = 1;
+	if (!any)
+		return;
+	md_block(md, "### A.3 Memory detail");
+	md_table(md, hdr, 6);
+	FOR_COMPLETE(c, in, r) {
+		long long lo = process_rss(r->j, "loaded"), op = process_rss(r->j, "op_peak");
+		if (lo < 0 && op < 0)
+			continue;
+		char a[FMT_MAX], b[FMT_MAX];
+		char *cell = op_cell(in, r->op);
+		const char *cells[6] = { cell, rss_or_dash(a, lo), rss_or_dash(b, op), DASH, DASH, DASH };
+		md_row(md, cells);
+		free(cell);
+	}
+}
+
+static char *switches_text(const json_t *rec)
+{
+	long long inv = 0, vol = 0, mig = 0;
+	size_t i;
+	json_t *t;
+	json_array_foreach(json_object_get(rec, "trials"), i, t) {
+		inv += jget_int(t, "invol_switches", 0);
+		vol += jget_int(t, "vol_switches", 0);
+		mig += jget_int(t, "migrations", 0);
+	}
+	return xasprintf("%lld involuntary, %lld voluntary, %lld migrations", inv, vol, mig);
+}
+
+static const char *output_check(const json_t *rec)
+{
+	size_t i;
+	json_t *p;
+	int performed = 0;
+	json_array_foreach(json_object_get(rec, "processes"), i, p) {
+		const json_t *v = json_object_get(p, "validation");
+		if (!jget_bool(v, "performed", 0))
+			continue;
+		performed = 1;
+		if (!jget_bool(v, "ok", 0))
+			return "failed";
+	}
+	return performed ? "ok" : "not performed";
+}
+
+static void conditions(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 operation", "counter",
+		"counter overhead", "disturbed retries", "context switches", "output check" };
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	if (!has_complete(c))
+		return;
+	md_block(md, "### A.5 Measurement conditions");
+	md_table(md, hdr, 6);
+	FOR_COMPLETE(c, in, r) {
+		const json_t *ctr = json_object_get(r->j, "counter");
+		double o;
+		int has_o = rec_real(ctr, "overhead_cycles_median", &o);
+		char ov[FMT_MAX], dr[FMT_MAX];
+		char *cell = op_cell(in, r->op);
+		char *sw = switches_text(r->j);
+		snprintf(dr, sizeof dr, "%lld", jget_int(r->j, "disturbed_retries", 0));
+		const char *cells[6] = { cell, jget_str(ctr, "name", "none"),
+			fmt_cycles(ov, has_o ? &o : NULL), dr, sw, output_check(r->j) };
+		md_row(md, cells);
+		free(sw);
+		free(cell);
+	}
+}
+
+/* Observed min/max of one object over the instance's records. */
+static int observed_range(const struct ds_instance *in, const char *obj, long long *mn,
+			  long long *mx, long long *api)
+{
+	int seen = 0;
+	char key[16];
+	snprintf(key, sizeof key, "%s_bytes", obj);
+	for (size_t k = 0; k < in->n_rec; k++) {
+		const json_t *s = json_object_get(in->rec[k].j, "sizes");
+		const json_t *o = json_object_get(json_object_get(s, "observed"), obj);
+		const json_t *a = json_object_get(o, "min"), *b = json_object_get(o, "max");
+		if (!json_is_integer(a) || !json_is_integer(b))
+			continue;
+		if (!seen || json_integer_value(a) < *mn)
+			*mn = json_integer_value(a);
+		if (!seen || json_integer_value(b) > *mx)
+			*mx = json_integer_value(b);
+		*api = jget_int(s, key, -1);
+		seen = 1;
+	}
+	return seen;
+}
+
+static const char *audit_word(long long api, long long mn, long long mx, long long cat)
+{
+	if (api >= 0 && mx > api)
+		return "wrong API length";
+	if (cat >= 0 && (cat != mx || cat != mn))
+		return "encoding differs";
+	if (api >= 0 && mx < api)
+		return "padded capacity";
+	return "ok";
+}
+
+static void observed_sizes(struct md_page *md, const struct dataset *ds,
+			   const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance", "object", "API", "observed (min\xe2\x80\x93max)",
+		"catalog", "audit" };
+	static const char *const objs[] = { "pk", "sk", "ct", "ss" };
+	static const char *const names[] = { "public key", "secret key", "ciphertext", "shared secret" };
+	int started = 0;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		if (in->optimized)
+			continue;
+		char **row = csv_find(&ds->external_sizes, c->id, in->label);
+		for (int o = 0; o < 4; o++) {
+			long long mn = 0, mx = 0, api = -1, cat = -1;
+			if (!observed_range(in, objs[o], &mn, &mx, &api))
+				continue;
+			if (row && (o == 0 || o == 2) && row[1] && row[2] && row[o == 0 ? 2 : 3] &&
+			    *row[o == 0 ? 2 : 3])
+				cat = strtoll(row[o == 0 ? 2 : 3], NULL, 10);
+			if (!started) {
+				md_block(md, "### A.6 Observed sizes");
+				md_table(md, hdr, 6);
+				started = 1;
+			}
+			char a[FMT_MAX], ob[2 * FMT_MAX], ca[FMT_MAX];
+			char *cell = instance_cell(in);
+			snprintf(a, sizeof a, "%lld", api);
+			if (mn == mx)
+				snprintf(ob, sizeof ob, "%lld", mn);
+			else
+				snprintf(ob, sizeof ob, "%lld\xe2\x80\x93%lld", mn, mx);
+			snprintf(ca, sizeof ca, "%lld", cat);
+			const char *cells[6] = { cell, names[o], api >= 0 ? a : DASH, ob,
+				cat >= 0 ? ca : DASH, audit_word(api, mn, mx, cat) };
+			md_row(md, cells);
+			free(cell);
+		}
+	}
+}
+
+static const char *percent_or_dash(char *buf, const json_t *v)
+{
+	double x;
+	if (!json_is_number(v))
+		return DASH;
+	x = json_number_value(v);
+	return fmt_percent(buf, &x);
+}
+
+static char *coverage_text(const json_t *cov)
+{
+	const char *status = jget_str(cov, "status", NULL);
+	if (!status)
+		return xstrdup(DASH);
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, status);
+	size_t i;
+	json_t *h;
+	json_array_foreach(json_object_get(cov, "hits"), i, h)
+		if (json_is_string(h))
+			sb_addf(&sb, "%s%s", i ? ", " : ": ", json_string_value(h));
+	return sb_detach(&sb);
+}
+
+static void profile_detail(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 operation",
+		"corrected pseudohash/XOF/sm3", "corrected DRNG", "wrapper overhead (ticks/call)",
+		"profile / timing", "coverage" };
+	int started = 0;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		for (size_t k = 0; k < in->n_prof; k++) {
+			const struct ds_profile *p = &in->prof[k];
+			if (!ds_profile_complete(p))
+				continue;
+			if (!started++) {
+				md_block(md, "### A.4 Profile detail");
+				md_table(md, hdr, 6);
+			}
+			const json_t *corr = json_object_get(p->j, "corrected");
+			const json_t *ov = json_object_get(p->j, "overhead");
+			const json_t *cc = json_object_get(p->j, "crosscheck");
+			const json_t *cdrng = json_object_get(json_object_get(corr, "share"), "drng");
+			double zero = 0, o_in, o_out, ratio;
+			char a[FMT_MAX], b[FMT_MAX], o[FMT_MAX], r[FMT_MAX + 8];
+			int has_o = rec_real(ov, "o_in", &o_in) && rec_real(ov, "o_out", &o_out);
+			double o_sum = has_o ? o_in + o_out : 0;
+			if (rec_real(cc, "ratio", &ratio))
+				snprintf(r, sizeof r, "%s%s", fmt_fixed2(b, ratio),
+					 jget_bool(cc, "flagged", 0) ? " \xe2\x9a\xa0" : "");
+			else
+				snprintf(r, sizeof r, "%s", DASH);
+			char *cell = op_cell(in, p->op);
+			char *cov = coverage_text(json_object_get(p->j, "coverage"));
+			const char *drng = json_is_object(corr) && !cdrng ? fmt_percent(b, &zero)
+				: percent_or_dash(b, cdrng);
+			char drng_copy[FMT_MAX];
+			snprintf(drng_copy, sizeof drng_copy, "%s", drng);
+			const char *cells[6] = { cell, percent_or_dash(a, json_object_get(corr, "hash_share")),
+				drng_copy, fmt_cycles(o, has_o ? &o_sum : NULL), r, cov };
+			md_row(md, cells);
+			free(cov);
+			free(cell);
+		}
+	}
+}
+
+static void additional_evidence(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance", "item", "file" };
+	int started = 0;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		char *cell = instance_cell(in);
+		for (size_t k = 0; k < in->n_extra; k++) {
+			if (!started++) {
+				md_block(md, "### A.9 Additional evidence");
+				md_table(md, hdr, 3);
+			}
+			char *path = md_code(in->extra_path[k]);
+			const char *cells[3] = { cell, in->extra_item[k], path };
+			md_row(md, cells);
+			free(path);
+		}
+		free(cell);
+	}
+}
+
+void candidate_extensions(struct md_page *md, const struct dataset *ds,
+			  const struct ds_candidate *c, int extensions)
+{
+	md_block(md, "---");
+	md_block(md, "## Beyond the guide");
+	md_block(md, "These sections go beyond the guide items (1)\xe2\x80\x93(7); the tables above "
+		 "are unaffected. See the [method](method.md).");
+	host_and_counter(md, ds, c);
+	if (!extensions)
+		return;
+	dispersion(md, c);
+	memory_detail(md, c);
+	profile_detail(md, c);
+	conditions(md, c);
+	observed_sizes(md, ds, c);
+	additional_evidence(md, c);
+}

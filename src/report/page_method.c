@@ -1,0 +1,307 @@
+/*
+ * page_method.c — the method page <SYS>/method.md (report-format §7),
+ * generated from the run's own planning constants, options, counter and
+ * host state, with the limitations of method §15.
+ */
+#include "report/pages.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/json.h"
+#include "host/env.h"
+#include "report/format.h"
+
+#define DASH FMT_DASH
+
+struct run_facts {
+	size_t records;
+	long long cpus[64];
+	size_t ncpus;
+	long long retries;
+	const json_t *counter;     /* of the first complete record */
+	int kex;
+};
+
+static void add_cpu(struct run_facts *f, long long cpu)
+{
+	for (size_t i = 0; i < f->ncpus; i++)
+		if (f->cpus[i] == cpu)
+			return;
+	if (f->ncpus < 64)
+		f->cpus[f->ncpus++] = cpu;
+	for (size_t b = f->ncpus - 1; b > 0 && f->cpus[b - 1] > f->cpus[b]; b--) {
+		long long t = f->cpus[b];
+		f->cpus[b] = f->cpus[b - 1];
+		f->cpus[b - 1] = t;
+	}
+}
+
+static void gather(const struct dataset *ds, struct run_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		const struct ds_candidate *c = &ds->cand[i];
+		f->kex |= !strcmp(c->type, "kex");
+		for (size_t k = 0; k < c->n_inst; k++)
+			for (size_t r = 0; r < c->inst[k].n_rec; r++) {
+				const json_t *j = c->inst[k].rec[r].j;
+				f->records++;
+				f->retries += jget_int(j, "disturbed_retries", 0);
+				add_cpu(f, jget_int(json_object_get(j, "environment"), "cpu_number",
+						    jget_int(j, "cpu", 0)));
+				if (!f->counter && ds_record_complete(&c->inst[k].rec[r]))
+					f->counter = json_object_get(j, "counter");
+			}
+	}
+}
+
+static char *cpu_list(const struct run_facts *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < f->ncpus; i++)
+		sb_addf(&sb, "%s%lld", i ? ", " : "", f->cpus[i]);
+	if (!sb.len)
+		sb_adds(&sb, DASH);
+	return sb_detach(&sb);
+}
+
+/* A JSON array of strings (or a string) as one code span each, joined by
+ * spaces inside a single span. */
+static char *flags_text(const json_t *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (json_is_string(v))
+		sb_adds(&sb, json_string_value(v));
+	size_t i;
+	json_t *x;
+	json_array_foreach(v, i, x)
+		if (json_is_string(x))
+			sb_addf(&sb, "%s%s", sb.len ? " " : "", json_string_value(x));
+	if (!sb.len) {
+		sb_free(&sb);
+		return xstrdup(DASH);
+	}
+	char *s = md_code(sb.buf);
+	sb_free(&sb);
+	return s;
+}
+
+static const char *num(char *buf, const json_t *planning, const char *key, double def)
+{
+	const json_t *v = json_object_get(planning, key);
+	snprintf(buf, FMT_MAX, "%g", json_is_number(v) ? json_number_value(v) : def);
+	return buf;
+}
+
+static void measurement(struct md_page *md, const struct dataset *ds, const struct run_facts *f)
+{
+	const json_t *env = ds_environment(ds);
+	const json_t *pl = json_object_get(ds->campaign, "planning");
+	const json_t *opt = json_object_get(ds->campaign, "options");
+	const json_t *arch = json_object_get(ds->campaign, "arch_config");
+	char a[FMT_MAX], b[FMT_MAX], c[FMT_MAX], d[FMT_MAX], e[FMT_MAX], g[FMT_MAX];
+	md_block(md, "## Measurement");
+	md_begin(md);
+	char *cpus = cpu_list(f);
+	char *clock = env_clock_text(env);
+	md_linef(md, "- %zu timing records on CPU(s) %s of a %s, %s.", f->records, cpus,
+		 jget_str(env, "cpu_model", "unknown CPU"), clock);
+	free(clock);
+	free(cpus);
+	const char *cname = jget_str(f->counter, "name", "none");
+	double oc, on;
+	int hoc = rec_real(f->counter, "overhead_cycles_median", &oc);
+	int hon = rec_real(f->counter, "overhead_ns_median", &on);
+	if (!strcmp(cname, "perf-user-cycles"))
+		md_linef(md, "- Cycles are user-mode core cycles from `perf_event_open` "
+			 "(`perf-user-cycles`), read once per trial.");
+	else if (!strcmp(cname, "none"))
+		md_linef(md, "- \xe2\x9a\xa0 No cycle counter was available: cycles are not reported (`%s`).",
+			 DASH);
+	else
+		md_linef(md, "- \xe2\x9a\xa0 The hardware cycle counter was unavailable: cycles are "
+			 "reference ticks of `%s`, not core cycles.", cname);
+	double on_s = hon ? on / 1e9 : 0;
+	md_linef(md, "- Time is wall time from `CLOCK_MONOTONIC_RAW`, read just inside the counter "
+		 "bracket; median counter overhead per bracket: %s cycles, %s.",
+		 fmt_cycles(a, hoc ? &oc : NULL), fmt_time(b, hon ? &on_s : NULL));
+	char *u = unfixed_text(ds, NULL);
+	if (*u)
+		md_linef(md, "- \xe2\x9a\xa0 Records were taken on a host that was not fixed: %s.", u);
+	else
+		md_linef(md, "- All records were taken in the fixed host state.");
+	free(u);
+	char *ref = flags_text(json_object_get(arch, "reference_flags"));
+	char *add = flags_text(json_object_get(arch, "harness_additions"));
+	char *fb = flags_text(json_object_get(arch, "fallback_flags"));
+	char *perf = flags_text(json_object_get(arch, "performance_flags"));
+	md_linef(md, "- Builds: the guide reference flags %s plus %s (`guide`); an instance whose "
+		 "guide build or KAT fails is rebuilt with %s (`harness-default`); optimized builds "
+		 "use %s (`guide-performance`).", ref, add, fb, perf);
+	free(ref);
+	free(add);
+	free(fb);
+	free(perf);
+	const char *seed = jget_str(opt, "seed_mode", "fixed");
+	md_linef(md, "- Inputs: every library is checked against the submitted KAT vectors before "
+		 "timing; the ICCS DRNG is seeded %s; signatures sign a fixed 64-byte message; hash "
+		 "functions are timed at 32, 128, 512, 1024, 4096, 8192, 16384 and 65536 bytes "
+		 "(guide S1\xe2\x80\x93S8).",
+		 strcmp(seed, "per-trial") ? "once per process with the bytes 00..2f"
+		 : "per trial with the bytes 00..2e and 0x30 + the trial number");
+	const json_t *bud = json_object_get(pl, "op_budget_s");
+	double minutes = (json_is_number(bud) ? json_number_value(bud) : 900) / 60;
+	double target = jget_real(pl, "trial_target_s", 1.0);
+	char tt[FMT_MAX];
+	/* `1.0 s` as in the method text; finer targets keep their digits */
+	snprintf(tt, sizeof tt, fabs(target * 10 - round(target * 10)) < 1e-9 ? "%.1f" : "%g", target);
+	md_linef(md, "- One cold calibration call per operation, then %s trials, normally one "
+		 "process each (one shared process when setup exceeds %s s), with a fixed number of "
+		 "calls per trial aimed at %s s and at least %s calls in total, capped at %s calls "
+		 "per trial and %g minutes per operation, but never below one call per trial.",
+		 num(a, pl, "trials", 5), num(b, pl, "separate_process_setup_s", 60), tt,
+		 num(c, pl, "min_total", 100), num(d, pl, "max_iters_per_trial", 20000), minutes);
+	md_linef(md, "- A process is disturbed when a trial runs below 0.95 \xc3\x97 the reference "
+		 "clock (hardware counter only), has more than %s involuntary context switches or "
+		 "migrates; it is rerun up to %s times and the last attempt is kept. This run "
+		 "retried %lld process(es).", num(e, pl, "max_invol_switches_per_trial", 0),
+		 num(g, pl, "max_disturbed_retries", 3), f->retries);
+	md_linef(md, "- Metric: arithmetic mean over all timed calls; the median of trial means is "
+		 "recorded as a robustness check.");
+	if (f->kex)
+		md_linef(md, "- Key exchange: `exchange` times the whole official flow per call; single "
+			 "steps are bracketed per call, so their wall time includes the published "
+			 "bracket overhead.");
+}
+
+static void shares(struct md_page *md)
+{
+	md_block(md, "## Share of the ICCS placeholder functions");
+	md_block(md, "Reference builds are relinked with link-time wrappers around `pseudohash`, "
+		 "`pseudoXOF`, `sm3hash` and the ICCS DRNG (`get_random_number`). Only the outermost "
+		 "wrapped call is accounted, so nested calls count toward their caller; the ticks "
+		 "come from the timing counter read without a system call. The share of an "
+		 "operation is the wrapped ticks over the operation's total ticks; the wrapper "
+		 "overhead is measured and corrected shares are published beside the raw ones on "
+		 "the candidate pages. The ICCS baseline times the auxiliary functions themselves "
+		 "like hash instances, self-tested against SM3, for the summary's hash ratios.");
+}
+
+static void row(struct md_page *md, const char *k, const char *v)
+{
+	const char *cells[2] = { k, v && *v ? v : DASH };
+	md_row(md, cells);
+}
+
+static char *json_text(const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return xstrdup(DASH);
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_boolean(v))
+		return xstrdup(json_is_true(v) ? "yes" : "no");
+	if (json_is_integer(v))
+		return xasprintf("%lld", (long long)json_integer_value(v));
+	if (json_is_real(v))
+		return xasprintf("%.2f", json_real_value(v));
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	json_t *x;
+	json_array_foreach(v, i, x) {
+		char *t = json_text(x);
+		sb_addf(&sb, "%s%s", i ? ", " : "", t);
+		free(t);
+	}
+	return sb.len ? sb_detach(&sb) : (sb_free(&sb), xstrdup(DASH));
+}
+
+static void host_facts(struct md_page *md, const struct dataset *ds)
+{
+	static const char *const keys[] = { "hostname", "microcode", "logical_cpus_online",
+		"virtualized", "perf_event_paranoid", "cpufreq_driver", "isolcpus", "nohz_full",
+		"irq_default_affinity", "deepest_cstate", "thp", "aslr", "load_average",
+		"other_runnable_tasks_on_cpu" };
+	static const char *const hdr[] = { "item", "value" };
+	const json_t *env = ds_environment(ds);
+	md_block(md, "## Host facts");
+	md_table(md, hdr, 2);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		char *v = json_text(json_object_get(env, keys[i]));
+		row(md, keys[i], v);
+		free(v);
+	}
+}
+
+static void options(struct md_page *md, const struct dataset *ds)
+{
+	static const char *const hdr[] = { "option", "value" };
+	const json_t *opt = json_object_get(ds->campaign, "options");
+	const json_t *pl = json_object_get(ds->campaign, "planning");
+	md_block(md, "## Options and extensions");
+	md_table(md, hdr, 2);
+	static const char *const okeys[] = { "seed_mode", "input_pool", "sampling", "memory_pass" };
+	for (size_t i = 0; i < 4; i++) {
+		char *v = json_text(json_object_get(opt, okeys[i]));
+		row(md, okeys[i], v);
+		free(v);
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)pl, k, v) {
+		char *t = json_is_real(v) ? xasprintf("%g", json_real_value(v)) : json_text(v);
+		row(md, k, t);
+		free(t);
+	}
+}
+
+static void limitations(struct md_page *md, const struct run_facts *f)
+{
+	md_block(md, "## Limitations");
+	md_begin(md);
+	md_linef(md, "- The ELF image and the RSS figures are process-level upper-bound proxies, "
+		 "not isolated algorithm memory.");
+	md_linef(md, "- Shares cover only the ICCS hash functions and the DRNG, only calls across "
+		 "object files, and only reference builds.");
+	md_linef(md, "- KAT vectors are referenced by digest, not republished.");
+	md_linef(md, "- Slow operations have fewer than 100 timed calls (marked `n=`).");
+	md_linef(md, "- A key-exchange step's wall time includes the (published) bracket overhead.");
+	md_linef(md, "- Fallback counters give reference ticks, not core cycles.");
+	char *cpus = cpu_list(f);
+	md_linef(md, "- All figures come from CPU(s) %s of one machine.", cpus);
+	free(cpus);
+	md_linef(md, "- These are independent measurements, not NICCS results or submitter "
+		 "self-assessments.");
+}
+
+char *page_method(const struct dataset *ds, size_t *len)
+{
+	struct md_page md = MD_PAGE_INIT;
+	struct run_facts f;
+	gather(ds, &f);
+	const char *desc = NULL;
+	for (size_t i = 0; i < ds->n_systems; i++)
+		if (!strcmp(ds->systems[i].id, ds->system_id))
+			desc = ds->systems[i].desc;
+	if (!desc || !*desc)
+		desc = jget_str(ds_environment(ds), "cpu_model", "unregistered system");
+	char *sw = system_switch(ds, "method.md");
+	md_blockf(&md, "[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) "
+		  "\xe2\x80\xba method \xc2\xb7 system: %s", ds->system_id, sw);
+	free(sw);
+	md_blockf(&md, "# Performance method and limitations \xe2\x80\x94 system %s", ds->system_id);
+	md_blockf(&md, "System %s: %s. [Summary](index.md).", ds->system_id, desc);
+	char *notice = unfixed_notice(ds, NULL);
+	if (notice)
+		md_block(&md, notice);
+	free(notice);
+	measurement(&md, ds, &f);
+	shares(&md);
+	host_facts(&md, ds);
+	options(&md, ds);
+	limitations(&md, &f);
+	return md_finish(&md, len);
+}

@@ -1,0 +1,450 @@
+/*
+ * page_summary.c — the summary page <SYS>/index.md (report-format §6):
+ * one row per reference instance, per category, with the cycle cells,
+ * symmetric shares, sizes and notes.
+ */
+#include "report/pages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/json.h"
+#include "host/env.h"
+#include "report/format.h"
+
+#define DASH FMT_DASH
+
+struct spage {
+	const struct dataset *ds;
+	struct md_page md;
+};
+
+/* ---- cells -------------------------------------------------------------- */
+
+static int candidate_has_positive_share(const struct ds_candidate *c)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		for (size_t k = 0; k < c->inst[i].n_prof; k++) {
+			double h, d;
+			if (!ds_profile_complete(&c->inst[i].prof[k]))
+				continue;
+			profile_shares(c->inst[i].prof[k].j, &h, &d);
+			if (h > 0)
+				return 1;
+		}
+	return 0;
+}
+
+/* `12.63 M (0.3%)`, `48.20 G (99%, n=35)`, `failed`, `–`. */
+static char *cycle_cell(const struct ds_candidate *c, const struct ds_instance *in, const char *op)
+{
+	const struct ds_record *r = ds_find_record(in, op);
+	if (!r)
+		return xstrdup(DASH);
+	if (!ds_record_complete(r))
+		return xstrdup("failed");
+	char cyc[FMT_MAX], pct[FMT_MAX];
+	double mc;
+	int has = rec_real(r->j, "mean_cycles", &mc);
+	struct strbuf paren = STRBUF_INIT;
+	const struct ds_profile *p = ds_find_profile(in, op);
+	if (p && ds_profile_complete(p)) {
+		double h, d;
+		profile_shares(p->j, &h, &d);
+		sb_adds(&paren, h <= 0 && !candidate_has_positive_share(c) ? FMT_UNKNOWN_SHARE
+			: fmt_percent(pct, &h));
+	}
+	long long n = jget_int(r->j, "measurements", 0);
+	if (n < 100)
+		sb_addf(&paren, "%sn=%lld", paren.len ? ", " : "", n);
+	char *s = paren.len ? xasprintf("%s (%s)", fmt_cycles(cyc, has ? &mc : NULL), paren.buf)
+			    : xstrdup(fmt_cycles(cyc, has ? &mc : NULL));
+	sb_free(&paren);
+	return s;
+}
+
+static const json_t *instance_sizes(const struct ds_instance *in)
+{
+	for (size_t k = 0; k < in->n_rec; k++) {
+		const json_t *s = json_object_get(in->rec[k].j, "sizes");
+		if (json_is_object(s))
+			return s;
+	}
+	return NULL;
+}
+
+/* Public key (col 2), ciphertext (3) or signature (4): catalog, else API. */
+static char *size_cell(const struct dataset *ds, const struct ds_candidate *c,
+		       const struct ds_instance *in, int col, const char *api_key)
+{
+	char **row = csv_find(&ds->external_sizes, c->id, in->label);
+	size_t nc = 0;
+	for (size_t i = 0; row && i < ds->external_sizes.n; i++)
+		if (ds->external_sizes.rows[i] == row)
+			nc = ds->external_sizes.ncols[i];
+	if (row && (size_t)col < nc && *row[col]) {
+		/* the basis describes the variable-length object, the signature */
+		int nominal = col == 4 && nc > 5 && !strcmp(row[5], "nominal-variable");
+		return xasprintf("%s%s", nominal ? "\xe2\x89\x88" : "", row[col]);
+	}
+	const json_t *v = json_object_get(instance_sizes(in), api_key);
+	return json_is_integer(v) ? xasprintf("%lld", (long long)json_integer_value(v)) : xstrdup(DASH);
+}
+
+static void add_note(struct strlist *notes, const char *n)
+{
+	if (n && *n && !sl_contains(notes, n))
+		sl_push(notes, n);
+}
+
+static void coverage_note(struct strlist *notes, const struct ds_instance *in)
+{
+	struct strbuf hits = STRBUF_INIT;
+	for (size_t k = 0; k < in->n_prof; k++) {
+		const json_t *cov = json_object_get(in->prof[k].j, "coverage");
+		if (strcmp(jget_str(cov, "status", ""), "partial"))
+			continue;
+		size_t i;
+		json_t *h;
+		json_array_foreach(json_object_get(cov, "hits"), i, h) {
+			const char *t = json_is_string(h) ? json_string_value(h) : jget_str(h, "name", NULL);
+			if (t && !strstr(hits.buf ? hits.buf : "", t))
+				sb_addf(&hits, "%s%s", hits.len ? ", " : "", t);
+		}
+	}
+	if (hits.len) {
+		char *n = xasprintf("own primitives detected: %s", hits.buf);
+		add_note(notes, n);
+		free(n);
+	}
+	sb_free(&hits);
+}
+
+static char *notes_cell(const struct dataset *ds, const struct ds_candidate *c,
+			const struct ds_instance *in)
+{
+	struct strlist notes = STRLIST_INIT;
+	char *verdict, *vnotes;
+	candidate_verdict(ds, c, &verdict, &vnotes);
+	if (verdict && !strcmp(verdict, "bypass"))
+		add_note(&notes, "own symmetric primitives; placeholder share unavailable");
+	else if (verdict && !strcmp(verdict, "mixed"))
+		add_note(&notes, "mixed own/ICCS primitives");
+	else if (verdict && !strcmp(verdict, "instance-dependent"))
+		add_note(&notes, "hash backend varies by instance");
+	free(verdict);
+	free(vnotes);
+	if (strcmp(in->kat_status, "PASS"))
+		add_note(&notes, "KAT/output caveat; see candidate page");
+	coverage_note(&notes, in);
+	for (size_t k = 0; k < in->n_rec; k++)
+		if (jget_bool(in->rec[k].j, "noisy", 0))
+			add_note(&notes, "noisy");
+	for (size_t i = 0; i < ds->summary_notes.n; i++) {
+		char **r = ds->summary_notes.rows[i];
+		if (ds->summary_notes.ncols[i] >= 3 && !strcmp(r[0], c->id) && ds_regex_match(r[1], in->label))
+			add_note(&notes, r[2]);
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < notes.n; i++)
+		sb_addf(&sb, "%s%s", i ? "; " : "", notes.items[i]);
+	sl_free(&notes);
+	if (!sb.len)
+		sb_adds(&sb, DASH);
+	return sb_detach(&sb);
+}
+
+static char *instance_link(const struct ds_candidate *c, const struct ds_instance *in)
+{
+	char *code = md_code(in->label);
+	char *s = strcmp(in->kat_status, "PASS")
+		? xasprintf("[%s](%s.md) \xe2\x9a\xa0 KAT %s", code, c->id, in->kat_status)
+		: xasprintf("[%s](%s.md)", code, c->id);
+	free(code);
+	return s;
+}
+
+static char *algorithm_cell(const struct dataset *ds, const struct ds_candidate *c)
+{
+	const char *pdf = ds_cand_conf(ds, c->id, "spec_pdf_url");
+	return pdf ? xasprintf("%s [PDF](%s)", c->algorithm, pdf) : xstrdup(c->algorithm);
+}
+
+static const char *target_cell(const struct dataset *ds, const struct ds_candidate *c,
+			       const struct ds_instance *in)
+{
+	char **r = csv_find(&ds->security_targets, c->id, in->label);
+	return r && r[1] && r[2] && *r[2] ? r[2] : DASH;
+}
+
+/* ---- public-key sections ------------------------------------------------------ */
+
+struct pk_section {
+	const char *type, *heading;
+	const char *ops[3];
+	int nops;
+	const char *size_keys[2];
+	int size_cols[2];
+	int nsizes;
+	const char *const *header;
+	size_t ncols;
+};
+
+static const char *const kem_hdr[] = { "id", "algorithm", "instance performance report",
+	"target (bits)", "keygen cycles (sym %)", "enc cycles (sym %)", "dec cycles (sym %)",
+	"public key (B)", "ciphertext (B)", "notes" };
+static const char *const sig_hdr[] = { "id", "algorithm", "instance performance report",
+	"target (bits)", "keygen cycles (sym %)", "sign cycles (sym %)", "verify cycles (sym %)",
+	"public key (B)", "signature (B)", "notes" };
+static const char *const kex_hdr[] = { "id", "algorithm", "instance performance report",
+	"target (bits)", "exchange cycles (sym %)", "bandwidth (B)", "notes" };
+
+static const struct pk_section sections[] = {
+	{ "kem", "## Key encapsulation", { "keygen", "enc", "dec" }, 3,
+	  { "pk_bytes", "ct_bytes" }, { 2, 3 }, 2, kem_hdr, 10 },
+	{ "sign", "## Digital signatures", { "keygen", "sign", "verify" }, 3,
+	  { "pk_bytes", "signature_bytes" }, { 2, 4 }, 2, sig_hdr, 10 },
+	{ "kex", "## Key exchange", { "exchange" }, 1, { "bandwidth_bytes" }, { 99 }, 1, kex_hdr, 7 },
+};
+
+static char *caption(const struct dataset *ds)
+{
+	double hz = env_reference_clock_hz(ds_environment(ds));
+	char ghz[FMT_MAX], t[FMT_MAX];
+	double per_m = hz > 0 ? 1e6 / hz : 0;
+	return xasprintf("Cycles at %s; 1 M cycles = %s.", fmt_clock_khz(ghz, hz / 1e3),
+			 hz > 0 ? fmt_time(t, &per_m) : DASH);
+}
+
+static int is_baseline(const struct ds_candidate *c)
+{
+	return !strcmp(c->id, "iccs");
+}
+
+static void pk_section(struct spage *p, const struct pk_section *s)
+{
+	const struct dataset *ds = p->ds;
+	int started = 0;
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		const struct ds_candidate *c = &ds->cand[i];
+		if (strcmp(c->type, s->type))
+			continue;
+		for (size_t k = 0; k < c->n_inst; k++) {
+			const struct ds_instance *in = &c->inst[k];
+			if (in->optimized)
+				continue;
+			if (!started) {
+				md_block(&p->md, s->heading);
+				char *cap = caption(ds);
+				md_block(&p->md, cap);
+				free(cap);
+				md_table(&p->md, s->header, s->ncols);
+				started = 1;
+			}
+			char *cells[10];
+			size_t n = 0;
+			cells[n++] = xasprintf("[%s](%s.md)", c->id, c->id);
+			cells[n++] = algorithm_cell(ds, c);
+			cells[n++] = instance_link(c, in);
+			cells[n++] = xstrdup(target_cell(ds, c, in));
+			for (int o = 0; o < s->nops; o++)
+				cells[n++] = cycle_cell(c, in, s->ops[o]);
+			for (int z = 0; z < s->nsizes; z++)
+				cells[n++] = size_cell(ds, c, in, s->size_cols[z], s->size_keys[z]);
+			cells[n++] = notes_cell(ds, c, in);
+			md_row(&p->md, (const char *const *)cells);
+			for (size_t j = 0; j < n; j++)
+				free(cells[j]);
+		}
+	}
+}
+
+/* ---- hash sections ------------------------------------------------------------ */
+
+static const unsigned long long baseline_lengths[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
+
+static double record_cycles(const struct ds_instance *in, unsigned long long L, int *ok)
+{
+	char op[32];
+	double v = 0;
+	snprintf(op, sizeof op, "hash_%llu", L);
+	const struct ds_record *r = ds_find_record(in, op);
+	*ok = r && ds_record_complete(r) && rec_real(r->j, "mean_cycles", &v);
+	return v;
+}
+
+static char *hash_cycles_cell(const struct ds_instance *in, unsigned long long L)
+{
+	char op[32], buf[FMT_MAX];
+	snprintf(op, sizeof op, "hash_%llu", L);
+	const struct ds_record *r = ds_find_record(in, op);
+	if (!r)
+		return xstrdup(DASH);
+	if (!ds_record_complete(r))
+		return xstrdup("failed");
+	double v;
+	int ok = rec_real(r->j, "mean_cycles", &v);
+	return xstrdup(fmt_cycles(buf, ok ? &v : NULL));
+}
+
+static void baseline_section(struct spage *p)
+{
+	static const char *const hdr[] = { "ICCS function", "output bits", "32 B", "128 B", "512 B",
+		"1 KiB", "4 KiB", "8 KiB", "16 KiB", "64 KiB", "cycles/byte (64 KiB)" };
+	int started = 0;
+	for (size_t i = 0; i < p->ds->n_cand; i++) {
+		const struct ds_candidate *c = &p->ds->cand[i];
+		if (!is_baseline(c))
+			continue;
+		for (size_t k = 0; k < c->n_inst; k++) {
+			const struct ds_instance *in = &c->inst[k];
+			if (!started) {
+				md_block(&p->md, "## ICCS baseline functions");
+				char *cap = caption(p->ds);
+				md_block(&p->md, cap);
+				free(cap);
+				md_table(&p->md, hdr, 11);
+				started = 1;
+			}
+			const char *dash = strrchr(in->label, '-');
+			char *cells[11];
+			char *fn = xstrndup(in->label, dash ? (size_t)(dash - in->label) : strlen(in->label));
+			cells[0] = strcmp(in->kat_status, "PASS")
+				? xasprintf("%s \xe2\x9a\xa0 self-test %s", fn, in->kat_status) : xstrdup(fn);
+			cells[1] = xstrdup(dash ? dash + 1 : DASH);
+			for (int l = 0; l < 8; l++)
+				cells[2 + l] = hash_cycles_cell(in, baseline_lengths[l]);
+			int ok;
+			double v = record_cycles(in, 65536, &ok);
+			char b[FMT_MAX];
+			cells[10] = xstrdup(ok ? fmt_fixed1(b, v / 65536) : DASH);
+			md_row(&p->md, (const char *const *)cells);
+			for (int j = 0; j < 11; j++)
+				free(cells[j]);
+			free(fn);
+		}
+	}
+}
+
+/* The pseudoXOF baseline instance of a width (bits), or NULL. */
+static const struct ds_instance *xof_baseline(const struct dataset *ds, long long bits)
+{
+	char label[48];
+	snprintf(label, sizeof label, "pseudoXOF-%lld", bits);
+	for (size_t i = 0; i < ds->n_cand; i++)
+		if (is_baseline(&ds->cand[i]))
+			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
+				if (!strcmp(ds->cand[i].inst[k].label, label))
+					return &ds->cand[i].inst[k];
+	return NULL;
+}
+
+static char *hash_ratio_cell(const struct dataset *ds, const struct ds_instance *in,
+			     unsigned long long L)
+{
+	int ok, okb = 0;
+	double v = record_cycles(in, L, &ok);
+	char buf[FMT_MAX], r[FMT_MAX];
+	char *base = hash_cycles_cell(in, L);
+	if (!ok)
+		return base;
+	const json_t *sz = instance_sizes(in);
+	const struct ds_instance *b = xof_baseline(ds, 8 * jget_int(sz, "digest_bytes", 0));
+	double bv = b ? record_cycles(b, L, &okb) : 0;
+	double ratio = okb && bv > 0 ? v / bv : 0;
+	char *s = xasprintf("%s %s", fmt_cycles(buf, &v), fmt_hash_ratio(r, okb && bv > 0 ? &ratio : NULL));
+	free(base);
+	return s;
+}
+
+static void hash_section(struct spage *p)
+{
+	static const char *const hdr[] = { "id", "algorithm", "instance performance report",
+		"32 B cycles (\xc3\x97 pseudoXOF)", "1 KiB cycles (\xc3\x97 pseudoXOF)",
+		"64 KiB cycles (\xc3\x97 pseudoXOF)", "notes" };
+	static const unsigned long long lens[] = { 32, 1024, 65536 };
+	int started = 0;
+	for (size_t i = 0; i < p->ds->n_cand; i++) {
+		const struct ds_candidate *c = &p->ds->cand[i];
+		if (strcmp(c->type, "hash") || is_baseline(c))
+			continue;
+		for (size_t k = 0; k < c->n_inst; k++) {
+			const struct ds_instance *in = &c->inst[k];
+			if (in->optimized)
+				continue;
+			if (!started) {
+				md_block(&p->md, "## Hash functions");
+				char *cap = caption(p->ds);
+				md_block(&p->md, cap);
+				free(cap);
+				md_table(&p->md, hdr, 7);
+				started = 1;
+			}
+			char *cells[7];
+			cells[0] = xasprintf("[%s](%s.md)", c->id, c->id);
+			cells[1] = algorithm_cell(p->ds, c);
+			cells[2] = instance_link(c, in);
+			for (int l = 0; l < 3; l++)
+				cells[3 + l] = hash_ratio_cell(p->ds, in, lens[l]);
+			cells[6] = notes_cell(p->ds, c, in);
+			md_row(&p->md, (const char *const *)cells);
+			for (int j = 0; j < 7; j++)
+				free(cells[j]);
+		}
+	}
+}
+
+/* ---- the page ------------------------------------------------------------------- */
+
+static void legend(struct spage *p)
+{
+	const struct dataset *ds = p->ds;
+	char *cat = ds_conf_str(ds, "size_catalog_path", NULL, "external_sizes.csv");
+	char *code = md_code(cat);
+	md_begin(&p->md);
+	md_linef(&p->md, "- **Cycles**: the arithmetic mean over all timed calls of all trials.");
+	md_linef(&p->md, "- **Symmetric %%**: the share of the operation spent in pseudohash, "
+		 "pseudoXOF and sm3hash, excluding the DRNG and own primitives. `??%%` means no "
+		 "ICCS-facing share could be measured.");
+	md_linef(&p->md, "- **Notation**: `%s` not measured; `failed` the measurement did not "
+		 "complete; `n=` fewer than 100 timed calls; `\xe2\x9a\xa0 KAT <STATUS>` submitted "
+		 "KATs not reproduced.", DASH);
+	if (ds->external_sizes.present)
+		md_linef(&p->md, "- **Sizes**: bytes. Public key, ciphertext and signature follow the "
+			 "curated %s catalog where it lists the instance (`\xe2\x89\x88` marks a "
+			 "nominal size), otherwise the API lengths.", code);
+	else
+		md_linef(&p->md, "- **Sizes**: bytes, the lengths declared by each implementation's API.");
+	md_linef(&p->md, "- **Scope**: reference builds only; optimized builds are on the candidate pages.");
+	md_linef(&p->md, "- **Links**: [method and limitations](method.md), [symmetric survey]"
+		 "(../symmetric-survey.md), [size audit](../size-audit.md); the evidence and CSV "
+		 "downloads are under `data/%s/` of the published dataset. These are independent "
+		 "measurements, not NICCS results.", ds->system_id);
+	free(code);
+	free(cat);
+}
+
+char *page_summary(const struct dataset *ds, size_t *len)
+{
+	struct spage p = { ds, MD_PAGE_INIT };
+	const json_t *env = ds_environment(ds);
+	char *sw = system_switch(ds, "index.md");
+	md_blockf(&p.md, "[Performance measurements](../index.md) \xe2\x80\xba system: %s", sw);
+	free(sw);
+	md_blockf(&p.md, "# Performance \xe2\x80\x94 %s, system %s", ds_arch_name(ds), ds->system_id);
+	char *clock = env_clock_text(env);
+	md_blockf(&p.md, "One core (CPU %lld) of a %s; %s.", jget_int(env, "cpu_number", 0),
+		  jget_str(env, "cpu_model", "unknown CPU"), clock);
+	free(clock);
+	legend(&p);
+	char *notice = unfixed_notice(ds, NULL);
+	if (notice)
+		md_block(&p.md, notice);
+	free(notice);
+	for (size_t s = 0; s < sizeof sections / sizeof *sections; s++)
+		pk_section(&p, &sections[s]);
+	baseline_section(&p);
+	hash_section(&p);
+	return md_finish(&p.md, len);
+}

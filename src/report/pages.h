@@ -1,0 +1,55 @@
+/*
+ * pages.h — one renderer per page kind (report-format §5–§9).  Each is a
+ * pure function of the loaded dataset and returns the page bytes
+ * (malloc'd, *len set).  `extensions` = 0 renders only what the seed pages
+ * have plus A.0 (the isolation test of report-format §13.5).
+ */
+#ifndef NGCC_REPORT_PAGES_H
+#define NGCC_REPORT_PAGES_H
+
+#include <stddef.h>
+
+#include "report/dataset.h"
+#include "report/md.h"
+
+char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
+		     int extensions, size_t *len);
+char *page_summary(const struct dataset *ds, size_t *len);
+char *page_method(const struct dataset *ds, size_t *len);
+/* One share column per registered system; systems[] are the datasets of
+ * the tree (systems[0] gives the catalogs). */
+char *page_survey(const struct dataset *const *systems, size_t n, size_t *len);
+char *page_size_audit(const struct dataset *ds, size_t *len);
+char *page_index(const struct dataset *const *systems, size_t n, size_t *len);
+
+/* "Beyond the guide" (§5.9) of a candidate page, page_ext.c: A.0 always,
+ * the other subsections only with extensions and data. */
+void candidate_extensions(struct md_page *md, const struct dataset *ds,
+			  const struct ds_candidate *c, int extensions);
+
+/* ---- shared pieces (page_common.c) ---- */
+/* The instance cell: `label`, plus " (AVX2)" for an optimized build. */
+char *instance_cell(const struct ds_instance *in);
+/* Breadcrumb system list in registry order: current in bold, systems with
+ * pages in the tree linked to ../<other>/<page>, others plain. */
+char *system_switch(const struct dataset *ds, const char *page);
+/* The unfixed-host paragraph (report-format §2) for the records of the
+ * candidate (NULL: every record of the dataset); NULL when all are fixed. */
+char *unfixed_notice(const struct dataset *ds, const struct ds_candidate *c);
+/* Problems and reason of unfixed records, "" when fixed. Caller frees. */
+char *unfixed_text(const struct dataset *ds, const struct ds_candidate *c);
+/* Survey verdict and notes of a candidate (survey.conf, else survey.json);
+ * verdict NULL when neither exists.  *notes may be NULL.  Caller frees both. */
+void candidate_verdict(const struct dataset *ds, const struct ds_candidate *c,
+		       char **verdict, char **notes);
+/* Size of op's message for hash ops (hash_<L>), 0 otherwise. */
+unsigned long long hash_len_of(const char *op);
+/* Record helpers: nullable doubles by key. */
+int rec_real(const json_t *r, const char *key, double *out);
+/* Hash share and DRNG share of a profile (stored derived values, else
+ * recomputed from calls/total). */
+void profile_shares(const json_t *p, double *hash_share, double *drng_share);
+/* Calls per operation string (format.h), malloc'd. */
+char *profile_calls(const json_t *p);
+
+#endif

@@ -1,0 +1,138 @@
+/* report.c — see report.h. */
+#include "report/report.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/pages.h"
+#include "util/util.h"
+
+static void add(struct report_out *out, char *path, char *data, size_t len)
+{
+	out->f = xrealloc(out->f, (out->n + 1) * sizeof *out->f);
+	out->f[out->n++] = (struct report_file){ path, data, len };
+}
+
+static void system_pages(const struct dataset *ds, int extensions, struct report_out *out)
+{
+	size_t len;
+	char *d = page_summary(ds, &len);
+	add(out, xasprintf("%s/index.md", ds->system_id), d, len);
+	d = page_method(ds, &len);
+	add(out, xasprintf("%s/method.md", ds->system_id), d, len);
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		d = page_candidate(ds, &ds->cand[i], extensions, &len);
+		add(out, xasprintf("%s/%s.md", ds->system_id, ds->cand[i].id), d, len);
+	}
+}
+
+static void shared_pages(const struct dataset *const *sys, size_t n, struct report_out *out)
+{
+	size_t len;
+	char *d = page_index(sys, n, &len);
+	add(out, xstrdup("index.md"), d, len);
+	d = page_survey(sys, n, &len);
+	add(out, xstrdup("symmetric-survey.md"), d, len);
+	d = page_size_audit(sys[0], &len);
+	add(out, xstrdup("size-audit.md"), d, len);
+}
+
+int report_render(const struct dataset *ds, int extensions, struct report_out *out)
+{
+	memset(out, 0, sizeof *out);
+	shared_pages(&ds, 1, out);
+	system_pages(ds, extensions, out);
+	return 0;
+}
+
+int report_render_systems(struct dataset *ds, size_t n, int extensions, struct report_out *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!n)
+		return -1;
+	const char **ids = xcalloc(n, sizeof *ids);
+	const struct dataset **sys = xcalloc(n, sizeof *sys);
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = ds[i].system_id;
+		sys[i] = &ds[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		dataset_set_peers(&ds[i], ids, n);
+	shared_pages(sys, n, out);
+	for (size_t i = 0; i < n; i++)
+		system_pages(&ds[i], extensions, out);
+	free(sys);
+	free(ids);
+	return 0;
+}
+
+/* data/<SYS>/ folders: registry order first, then the rest by name. */
+static void published_systems(const char *dataset_dir, struct strlist *ids)
+{
+	struct strlist found = STRLIST_INIT;
+	char *data = path_join(dataset_dir, "data");
+	DIR *d = opendir(data);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *p = path_join(data, e->d_name);
+		if (e->d_name[0] != '.' && path_is_dir(p))
+			sl_push(&found, e->d_name);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	sl_sort(&found);
+	char *reg = path_join(dataset_dir, "systems.csv"), *text = NULL;
+	if (!read_file(reg, &text, NULL)) {
+		char *save = NULL;
+		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char *raw = xstrndup(line, strcspn(line, ";"));
+			char *id = str_trim(raw);
+			if (sl_contains(&found, id) && !sl_contains(ids, id))
+				sl_push(ids, id);
+			free(raw);
+		}
+	}
+	for (size_t i = 0; i < found.n; i++)
+		if (!sl_contains(ids, found.items[i]))
+			sl_push(ids, found.items[i]);
+	free(text);
+	free(reg);
+	free(data);
+	sl_free(&found);
+}
+
+int report_render_published(const char *dataset_dir, struct report_out *out, char **err)
+{
+	struct strlist ids = STRLIST_INIT;
+	memset(out, 0, sizeof *out);
+	*err = NULL;
+	published_systems(dataset_dir, &ids);
+	if (!ids.n) {
+		*err = xasprintf("%s: no data/<SYS>/ folder; not a published dataset", dataset_dir);
+		return -1;
+	}
+	struct dataset *ds = xcalloc(ids.n, sizeof *ds);
+	int rc = 0;
+	size_t loaded = 0;
+	for (; loaded < ids.n && !rc; loaded++)
+		rc = dataset_load_published(&ds[loaded], dataset_dir, ids.items[loaded], err);
+	if (!rc)
+		rc = report_render_systems(ds, ids.n, 1, out);
+	for (size_t i = 0; i < loaded; i++)
+		dataset_free(&ds[i]);
+	free(ds);
+	sl_free(&ids);
+	return rc;
+}
+
+void report_out_free(struct report_out *out)
+{
+	for (size_t i = 0; i < out->n; i++) {
+		free(out->f[i].path);
+		free(out->f[i].data);
+	}
+	free(out->f);
+	memset(out, 0, sizeof *out);
+}
