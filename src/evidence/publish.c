@@ -27,7 +27,8 @@ static const char *const evidence_kinds[] = {
 /* Workspace catalogs copied to the dataset's top (method §11.1). */
 static const char *const catalogs[] = {
 	"systems.csv", "survey.conf", "external_sizes.csv", "kex_bandwidth.csv",
-	"security_targets.csv", "summary_notes.csv", "kat_issues.csv", "report.json",
+	"security_targets.csv", "summary_notes.csv", "kat_issues.csv", "size_notes.csv",
+	"report.json",
 };
 
 struct pub {
