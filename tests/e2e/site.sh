@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# site.sh — the HTML site end to end (report-format §10–§11): measure the
+# example KEM briefly, then build the site from the run directory and from
+# a published dataset; check that two builds are byte-identical, that every
+# local href/src resolves, that each title is "ngcc-perf: " + the page's H1,
+# that every table has its CSV, that SHA256SUMS verifies, that a foreign
+# --out folder is refused, and, when Chromium is installed, that every page
+# loads in a headless browser and the landing page renders to a PNG.
+set -euo pipefail
+: "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+ws=$(mktemp -d /tmp/ngcc-e2e-site.XXXXXX)
+trap 'rm -rf "$ws"' EXIT
+ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+ngcc add "$NGCC_SRC/examples/ExampleKEM" >/dev/null
+ngcc build >/dev/null
+ngcc kat >/dev/null
+ngcc measure --run runs/x --trial-target 0.02 --trials 2 --allow-unfixed-host=dev \
+	>/dev/null 2>"$ws/measure.err" || { cat "$ws/measure.err"; fail "measure failed"; }
+
+# --- from the run directory, twice: byte-identical -----------------------
+ngcc site --dataset runs/x --out site-a >/dev/null
+ngcc site --dataset runs/x --out site-b >/dev/null
+diff -r "$ws/site-a" "$ws/site-b" >/dev/null || fail "two builds of the site differ"
+# a rebuild into the same folder replaces the previous site
+ngcc site --dataset runs/x --out site-a >/dev/null
+# a folder that is not one of our sites is refused
+mkdir "$ws/foreign" && echo keep >"$ws/foreign/notes.txt"
+rc=0
+ngcc site --dataset runs/x --out foreign >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "site into a foreign folder exited $rc, expected 2"
+[ -f "$ws/foreign/notes.txt" ] || fail "site removed a foreign file"
+
+sites=("$ws/site-a")
+
+# --- from a published dataset, when publish is available ---------------
+if ngcc publish --help >/dev/null 2>&1; then
+	ngcc publish --run runs/x --dataset ds --publish-unfixed >/dev/null
+	ngcc site --dataset ds >/dev/null
+	[ -f "$ws/ds/site/index.html" ] || fail "site --dataset ds did not write ds/site/"
+	sites+=("$ws/ds/site")
+
+	# The same data as a second system, with security targets: the
+	# comparison page and the equal-security pages appear and are linked.
+	cp -r "$ws/ds" "$ws/ds2"
+	rm -rf "$ws/ds2/site"
+	sys=$(basename "$(ls -d "$ws"/ds2/data/*/ | head -1)")
+	cp -r "$ws/ds2/data/$sys" "$ws/ds2/data/${sys}b"
+	sed -i "s/\"system_id\": \"$sys\"/\"system_id\": \"${sys}b\"/" "$ws/ds2/data/${sys}b/campaign.json"
+	printf 'ID;Instance;TargetBits\nexamplekem;ExampleKEM-128;128\nexamplekem;ExampleKEM-256;256\n' \
+		>"$ws/ds2/security_targets.csv"
+	ngcc site --dataset ds2 >/dev/null
+	s2=$ws/ds2/site
+	[ -f "$s2/compare.html" ] || fail "no compare.html with two systems"
+	grep -q 'href="compare.html"' "$s2/index.html" || fail "compare.html not linked"
+	grep -q 'class="mark"' "$s2/compare.html" || fail "compare.html has no ratio chart"
+	for x in "$sys" "${sys}b"; do
+		for bits in 128 256; do
+			[ -f "$s2/$x/equal-security-$bits.html" ] || fail "no $x/equal-security-$bits.html"
+			grep -q "href=\"equal-security-$bits.html\"" "$s2/$x/index.html" ||
+				fail "$x/equal-security-$bits.html not linked from the summary"
+		done
+		[ -f "$s2/$x/equal-security-256-by-rank.html" ] || fail "no sorted copy"
+		[ ! -e "$s2/$x/equal-security-512.html" ] || fail "equal-security page without targets"
+	done
+	sites+=("$s2")
+fi
+
+# Every local href/src of every HTML and SVG file names an existing file.
+check_links() {
+	local site=$1 bad=0 f url target dir
+	while IFS= read -r f; do
+		dir=$(dirname "$f")
+		while IFS= read -r url; do
+			url=${url#*=\"}
+			url=${url%\"}
+			case $url in ''|'#'*|*:*) continue ;; esac
+			url=${url%%\#*}
+			url=${url%%\?*}
+			target=$dir/$url
+			if [ ! -f "$target" ]; then
+				echo "dangling link in ${f#$site/}: $url" >&2
+				bad=$((bad + 1))
+			fi
+		done < <(grep -o -E '(href|src)="[^"]*"' "$f" || true)
+	done < <(find "$site" -name '*.html' -o -name '*.svg')
+	[ "$bad" = 0 ] || fail "$bad dangling link(s) in $site"
+}
+
+# <title> is "ngcc-perf: " + the H1 text (tags stripped), underscores kept.
+check_titles() {
+	local site=$1 f title h1
+	while IFS= read -r f; do
+		title=$(grep -o '<title>[^<]*</title>' "$f" | head -1 | sed 's/<[^>]*>//g')
+		h1=$(grep -o '<h1 [^>]*>.*</h1>' "$f" | head -1 | sed 's/<[^>]*>//g')
+		[ -n "$h1" ] || fail "${f#$site/} has no H1"
+		[ "$title" = "ngcc-perf: $h1" ] || fail "${f#$site/}: title '$title' vs H1 '$h1'"
+	done < <(find "$site" -name '*.html')
+}
+
+# Each page's k-th table has <page>-table<k>.csv, and no more.
+check_table_csvs() {
+	local site=$1 f n k
+	while IFS= read -r f; do
+		n=$(grep -c '<table>' "$f" || true)
+		for ((k = 1; k <= n; k++)); do
+			[ -f "${f%.html}-table$k.csv" ] || fail "no CSV for table $k of ${f#$site/}"
+		done
+		[ ! -e "${f%.html}-table$((n + 1)).csv" ] || fail "stray CSV beside ${f#$site/}"
+	done < <(find "$site" -name '*.html')
+}
+
+for site in "${sites[@]}"; do
+	check_links "$site"
+	check_titles "$site"
+	check_table_csvs "$site"
+	for sys in "$site"/data/*/; do
+		(cd "$sys" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS of $sys"
+		head -1 "$sys/summary.csv" | grep -q '^system,candidate,label,variant,operation,status,target_bits,mean_cycles,' ||
+			fail "summary.csv header"
+		[ "$(grep -c ',examplekem,ExampleKEM-' "$sys/summary.csv")" = 6 ] || fail "summary.csv rows"
+	done
+	css=$(sha256sum "$site/style.css" | cut -c1-8)
+	grep -q "style.css?v=$css\"" "$site/index.html" || fail "style.css version is not its digest"
+	! grep -rl '<script' "$site" --include='*.html' >/dev/null || fail "a page ships a script"
+	# the candidate chart: one mark per row of the CSV it links
+	svg=$(find "$site" -name 'examplekem-cycles.svg' | head -1)
+	[ -n "$svg" ] || fail "no cycles chart"
+	rows=$(($(wc -l <"${svg%.svg}.csv") - 1))
+	marks=$(grep -o 'class="mark"' "$svg" | wc -l)
+	[ "$rows" = 6 ] && [ "$marks" = "$rows" ] || fail "chart has $marks marks for $rows CSV rows"
+	# one system: no comparison page and no link to one
+	if [ "$(ls -d "$site"/data/*/ | wc -l)" = 1 ]; then
+		[ ! -e "$site/compare.html" ] || fail "compare.html written for one system"
+		! grep -rq 'compare.html' "$site" --include='*.html' || fail "compare.html linked"
+	fi
+done
+
+# --- headless browser ------------------------------------------------
+chromium=/usr/bin/chromium
+if [ ! -x "$chromium" ]; then
+	echo "chromium not installed; skipping browser test"
+	exit 0
+fi
+browse() {
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$(mktemp -d "$ws/chrome.XXXXXX")" "$@" 2>/dev/null
+}
+site=${sites[-1]}
+while IFS= read -r f; do
+	h1=$(grep -o '<h1 [^>]*>.*</h1>' "$f" | head -1 | sed 's/<[^>]*>//g')
+	dom=$(browse --dump-dom "file://$f") || fail "chromium could not load ${f#$site/}"
+	grep -qF "$h1" <<<"$dom" || fail "${f#$site/}: the DOM lacks its H1 '$h1'"
+done < <(find "$site" -name '*.html' ! -name '*-by-*' | sort)
+(cd "$ws" && browse --screenshot="$ws/index.png" --window-size=1200,900 "file://$site/index.html" >/dev/null)
+[ -s "$ws/index.png" ] || fail "no screenshot"
+[ "$(head -c 8 "$ws/index.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+	fail "screenshot is not a PNG"
+echo "site: ${#sites[@]} site(s) checked, browser ok"
