@@ -145,20 +145,18 @@ static void free_all(struct loaded *l)
 }
 
 /* Every system's pages; the shared top-level pages come from the first. */
+/* All systems are rendered together so breadcrumbs, the survey's share
+ * columns and the landing page know about every system. */
 static void render_markdown(const struct loaded *l, struct site_files *md)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		struct report_out pages;
-		report_render(&l->ds[i], 1, &pages);
-		for (size_t k = 0; k < pages.n; k++) {
-			struct report_file *f = &pages.f[k];
-			if (i && !strchr(f->path, '/'))
-				continue;
-			site_files_add(md, f->path, f->data, f->len);
-			f->data = NULL;
-		}
-		report_out_free(&pages);
+	struct report_out pages;
+	report_render_systems(l->ds, l->n, 1, &pages);
+	for (size_t k = 0; k < pages.n; k++) {
+		struct report_file *f = &pages.f[k];
+		site_files_add(md, f->path, f->data, f->len);
+		f->data = NULL;
 	}
+	report_out_free(&pages);
 }
 
 static int build_and_write(const struct loaded *l, const char *out)
