@@ -1,0 +1,152 @@
+/*
+ * calibrate.c — method §2.4: one driver process per operation with
+ * trials = 1, iterations = 1, warm-ups = 0 (hard timeout 6 h).  t1 is that
+ * trial's seconds, S the process wall time measured here minus t1.  The
+ * result goes to <run>/calibrate/<ID>/<label>__<op>.json
+ * ("ngcc-perf/calibration/1") and is reused on resume while the library
+ * is unchanged.
+ */
+#include "campaign/engine.h"
+#include "campaign/rundir.h"
+#include "evidence/json.h"
+#include "evidence/record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *calibration_json(const struct engine *e, const struct unit *u,
+				const json_t *proc, const char *started, const char *ended,
+				double timeout_s)
+{
+	const char *status = record_process_status(proc);
+	int ok = !strcmp(status, ST_COMPLETE) &&
+		 json_array_size(json_object_get(proc, "trials")) == 1;
+	json_t *t = json_array_get(json_object_get(proc, "trials"), 0);
+	double t1 = ok ? (double)jget_int(t, "ns", 0) / 1e9 : 0;
+	double wall = jget_real(proc, "wall_s", 0);
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", evidence_schema(CALIBRATION_KIND, CALIBRATION_VERSION));
+	json_object_set_new(j, "status", json_string(ok ? ST_COMPLETE : status));
+	json_object_set_new(j, "status_detail", ok ? json_null() : json_string(record_process_error(proc)));
+	json_object_set_new(j, "candidate", json_string(u->cand));
+	json_object_set_new(j, "label", json_string(u->label));
+	json_object_set_new(j, "operation", json_string(u->op));
+	json_object_set_new(j, "op_key", json_string(u->op));
+	json_object_set_new(j, "library", json_string(u->library));
+	json_object_set_new(j, "library_sha256", json_string(u->library_sha256));
+	json_object_set_new(j, "cpu", json_integer(e->cpu));
+	json_object_set_new(j, "host", json_incref(e->host_state));
+	json_object_set_new(j, "started_utc", json_string(started));
+	json_object_set_new(j, "ended_utc", json_string(ended));
+	json_object_set_new(j, "timeout_s", json_real(timeout_s));
+	json_object_set_new(j, "t1_s", ok ? json_real(t1) : json_null());
+	json_object_set_new(j, "setup_s", ok ? json_real(wall > t1 ? wall - t1 : 0) : json_null());
+	json_object_set_new(j, "wall_s", json_real(wall));
+	json_object_set_new(j, "process", json_deep_copy(proc));
+	return j;
+}
+
+/* Take t1, S and the process from a calibration document. */
+static void adopt(struct unit *u, const json_t *cal)
+{
+	json_decref(u->calib_process);
+	u->calib_process = json_deep_copy(json_object_get(cal, "process"));
+	free(u->calib_error);
+	u->calib_error = NULL;
+	if (!strcmp(jget_str(cal, "status", ""), ST_COMPLETE)) {
+		u->calibrated = 1;
+		u->t1_s = jget_real(cal, "t1_s", 0);
+		u->setup_s = jget_real(cal, "setup_s", 0);
+	} else {
+		u->calibrated = 0;
+		u->calib_error = xasprintf("calibration %s: %s", jget_str(cal, "status", "failed"),
+					   jget_str(cal, "status_detail", "no detail"));
+	}
+}
+
+static int run_calibration(struct engine *e, struct unit *u, const char *path)
+{
+	char started[32], ended[32];
+	double timeout = CALIBRATION_TIMEOUT_S;
+	if (e->o.max_timeout_s > 0 && timeout > e->o.max_timeout_s)
+		timeout = e->o.max_timeout_s;
+	utc_now_iso(started);
+	json_t *proc = engine_run_driver(e, u, 1, 1, 0, timeout, 1);
+	utc_now_iso(ended);
+	json_t *cal = calibration_json(e, u, proc, started, ended, timeout);
+	json_decref(proc);
+	char *dir = path_dirname(path);
+	int rc = mkdir_p(dir, 0755) || evidence_write(path, cal) ? -1 : 0;
+	if (rc)
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+	free(dir);
+	adopt(u, cal);
+	json_decref(cal);
+	return rc;
+}
+
+enum cal_need { CAL_HAVE, CAL_RUN, CAL_GIVE_UP };
+
+/* Is the existing calibration file usable?  Moves unusable ones aside. */
+static enum cal_need check_existing(struct engine *e, struct unit *u, const char *path)
+{
+	if (!path_exists(path))
+		return CAL_RUN;
+	char *err = NULL;
+	json_t *cal = evidence_load(path, &err);
+	enum cal_need need;
+	if (!cal || evidence_check_schema(cal, CALIBRATION_KIND, CALIBRATION_VERSION)) {
+		ngcc_warning("corrupt calibration %s (%s); redoing it", path, err ? err : "unknown schema");
+		need = CAL_RUN;
+	} else if (strcmp(jget_str(cal, "library_sha256", ""), u->library_sha256)) {
+		need = CAL_RUN; /* the library changed */
+	} else if (!strcmp(jget_str(cal, "status", ""), ST_COMPLETE)) {
+		need = CAL_HAVE;
+	} else {
+		int done = rundir_attempts(e->run, "calibrate", u->cand, u->stem) + 1;
+		need = done >= RUNDIR_MAX_ATTEMPTS ? CAL_GIVE_UP : CAL_RUN;
+	}
+	if (need != CAL_RUN)
+		adopt(u, cal);
+	else if (rundir_move_to_attempts(e->run, "calibrate", u->cand, u->stem) < 0)
+		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
+	json_decref(cal);
+	free(err);
+	return need;
+}
+
+int engine_calibrate(struct engine *e)
+{
+	size_t todo = 0, k = 0;
+	enum cal_need *need = xcalloc(e->n_units ? e->n_units : 1, sizeof *need);
+	char **paths = xcalloc(e->n_units ? e->n_units : 1, sizeof *paths);
+	for (size_t i = 0; i < e->n_units; i++) {
+		struct unit *u = &e->units[i];
+		paths[i] = rundir_unit_path(e->run, "calibrate", u->cand, u->stem);
+		need[i] = check_existing(e, u, paths[i]);
+		todo += need[i] == CAL_RUN;
+	}
+	struct progress p;
+	progress_init(&p, e->o.tty, (int)todo, 0);
+	int missing = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		struct unit *u = &e->units[i];
+		if (need[i] == CAL_RUN) {
+			progress_unit(&p, (int)++k, u->cand, u->label, "calibrate");
+			run_calibration(e, u, paths[i]);
+		}
+		if (!u->calibrated) {
+			progress_clear(&p);
+			fprintf(stderr, "%s %s %s: %s\n", u->cand, u->label, u->op,
+				u->calib_error ? u->calib_error : "no calibration");
+			missing++;
+		}
+		free(paths[i]);
+	}
+	progress_clear(&p);
+	free(paths);
+	free(need);
+	return missing;
+}

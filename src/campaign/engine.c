@@ -1,0 +1,745 @@
+/* engine.c — see engine.h: phase set-up, units, the driver, R10. */
+#include "campaign/engine.h"
+#include "campaign/lock.h"
+#include "campaign/rundir.h"
+#include "evidence/build_json.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/record.h"
+#include "host/env.h"
+#include "package/conf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kem_ops[] = { "keygen", "enc", "dec" };
+
+/* ---- options ------------------------------------------------------------- */
+
+const char engine_options_help[] =
+	"  --run DIR            run directory (created if missing; relative to the workspace)\n"
+	"  --cpu N              benchmark CPU (default: the highest allowed)\n"
+	"  --trials N           trials per operation (default 5)\n"
+	"  --trial-target S     timed seconds aimed at per trial (default 1.0)\n"
+	"  --op-budget S        timed budget per operation (default 900)\n"
+	"  --allow-unfixed-host[=REASON]\n"
+	"                       measure on a host that fails its checks; recorded\n"
+	"  --redo-stale         redo complete records whose fingerprint changed\n"
+	"  --max-timeout S      cap every process's hard timeout (tests)\n"
+	"  --counter auto|fallback  cycle counter of the drivers (default auto)\n";
+
+void engine_opts_init(struct engine_opts *o, const char *workspace, int tty)
+{
+	memset(o, 0, sizeof *o);
+	o->workspace = workspace;
+	o->cpu = -1;
+	o->tty = tty;
+	planning_defaults(&o->planning);
+}
+
+void engine_opts_free(struct engine_opts *o)
+{
+	host_override_free(&o->ovr);
+	sl_free(&o->ids);
+}
+
+static int parse_pos_double(const char *arg, const char *name, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (*end || end == arg || !(v > 0) || !isfinite(v)) {
+		ngcc_error("%s needs a positive number of seconds, not '%s'", name, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_int(const char *arg, const char *name, int min, int *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || end == arg || v < min || v > 1000000) {
+		ngcc_error("%s needs an integer >= %d, not '%s'", name, min, arg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int engine_opt(struct engine_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'r':
+		o->run = arg;
+		return 1;
+	case 'c':
+		return parse_int(arg, "--cpu", 0, &o->cpu) ? -1 : 1;
+	case 1001:
+		return parse_int(arg, "--trials", 1, &o->planning.trials) ? -1 : 1;
+	case 1002:
+		return parse_pos_double(arg, "--trial-target", &o->planning.trial_target_s) ? -1 : 1;
+	case 1003:
+		return parse_pos_double(arg, "--op-budget", &o->planning.op_budget_s) ? -1 : 1;
+	case 1004:
+		host_override_set(&o->ovr, arg);
+		return 1;
+	case 1005:
+		o->redo_stale = 1;
+		return 1;
+	case 1006:
+		return parse_pos_double(arg, "--max-timeout", &o->max_timeout_s) ? -1 : 1;
+	case 1007:
+		if (!strcmp(arg, "fallback"))
+			o->counter_fallback = 1;
+		else if (strcmp(arg, "auto")) {
+			ngcc_error("--counter is auto or fallback, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Shared by calibrate and measure: options and candidate ids. */
+int engine_parse_cli(int argc, char **argv, struct engine_opts *o,
+		     void (*usage)(FILE *))
+{
+	static const struct option opts[] = {
+		ENGINE_LONG_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		int r = engine_opt(o, c, optarg);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r == 0) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		sl_push(&o->ids, argv[i]);
+	return 0;
+}
+
+/* ---- units ------------------------------------------------------------------ */
+
+static const char *const measurable_not_passed[] = {
+	"MISMATCH", "NOKAT", "PARTIAL", "CRYPTOFAIL", "TIMEOUT", "OVERFLOW",
+};
+
+/* Method §2.2: which KAT statuses are timed. */
+static int kat_measurable(const json_t *inst, char **why)
+{
+	const char *kat = jget_str(inst, "kat", NULL);
+	if (jget_bool(inst, "excluded", 0)) {
+		*why = xstrdup("excluded by kat_issues.csv");
+		return 0;
+	}
+	if (!kat) {
+		*why = xstrdup("no KAT result (run `ngcc-perf kat` first)");
+		return 0;
+	}
+	if (!strcmp(kat, "PASS"))
+		return 1;
+	int variant_opt = !strcmp(jget_str(inst, "variant", ""), "optimized-avx2");
+	for (size_t i = 0; i < sizeof measurable_not_passed / sizeof *measurable_not_passed; i++)
+		if (!strcmp(kat, measurable_not_passed[i]) && !variant_opt)
+			return 1;
+	*why = xasprintf("KAT %s is never timed%s", kat,
+			 variant_opt ? " for optimized builds (PASS only)" : "");
+	return 0;
+}
+
+/* kat_issues.csv (method §2.2): `ID;Label;Action;Cause`, Label a regular
+ * expression found anywhere in the label; Action `exclude` is never timed.
+ * Returns the cause (malloc'd) of the first matching exclude row, or NULL. */
+static char *kat_issue_exclusion(const char *ws, const char *cand, const char *label)
+{
+	char *path = path_join(ws, "kat_issues.csv"), *data = NULL, *found = NULL, *save = NULL;
+	size_t len;
+	if (read_file(path, &data, &len)) {
+		free(path);
+		return NULL;
+	}
+	for (char *line = strtok_r(data, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[4] = { NULL }, *fs = NULL, *p = line;
+		if (*str_trim(line) == '#' || !*line)
+			continue;
+		for (int i = 0; i < 4 && (f[i] = strtok_r(p, ";", &fs)); i++)
+			p = NULL;
+		if (!f[2] || strcmp(str_trim(f[0]), cand) || strcmp(str_trim(f[2]), "exclude"))
+			continue;
+		regex_t re;
+		if (regcomp(&re, str_trim(f[1]), REG_EXTENDED | REG_NOSUB)) {
+			ngcc_warning("%s: invalid Label expression '%s' for %s; row ignored", path, f[1], cand);
+			continue;
+		}
+		if (!regexec(&re, label, 0, NULL, 0))
+			found = xstrdup(f[3] ? str_trim(f[3]) : "no cause given");
+		regfree(&re);
+	}
+	free(data);
+	free(path);
+	return found;
+}
+
+static char *instance_type(const char *ws, const char *cand, const char *label)
+{
+	char *rel = xasprintf("candidates/%s/candidate.conf", cand);
+	char *path = path_join(ws, rel), *err = NULL, *type = NULL;
+	struct candidate_conf conf;
+	free(rel);
+	if (!conf_read(path, &conf, &err)) {
+		struct instance_conf *ic = conf_find_instance(&conf, label);
+		const char *t = ic && ic->type ? ic->type : conf.type;
+		type = t ? xstrdup(t) : NULL;
+		conf_free(&conf);
+	}
+	free(err);
+	free(path);
+	return type;
+}
+
+static void add_unit(struct engine *e, const char *cand, const char *label,
+		     const char *op, json_t *inst, const char *lib, const char *sha)
+{
+	e->units = xrealloc(e->units, (e->n_units + 1) * sizeof *e->units);
+	struct unit *u = &e->units[e->n_units++];
+	memset(u, 0, sizeof *u);
+	u->cand = xstrdup(cand);
+	u->label = xstrdup(label);
+	u->op = xstrdup(op);
+	u->stem = rundir_stem(label, op);
+	u->library = xstrdup(lib);
+	u->library_sha256 = xstrdup(sha);
+	u->inst = json_incref(inst);
+}
+
+static void add_instance(struct engine *e, const char *cand, json_t *inst)
+{
+	const char *label = jget_str(inst, "label", NULL);
+	const char *lib = jget_str(inst, "library", NULL);
+	char *why = NULL, *type = NULL;
+	if (!label || !lib) {
+		sl_push_owned(&e->not_timed, xasprintf("%s/?: build.json entry without label or library", cand));
+		return;
+	}
+	if (!kat_measurable(inst, &why)) {
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
+		free(why);
+		return;
+	}
+	char *issue = kat_issue_exclusion(e->o.workspace, cand, label);
+	if (issue) {
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: excluded by kat_issues.csv (%s)",
+						       cand, label, issue));
+		free(issue);
+		return;
+	}
+	type = instance_type(e->o.workspace, cand, label);
+	if (type && strcmp(type, "kem")) {
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: type %s is not measured yet (KEMs only)",
+						       cand, label, type));
+		free(type);
+		return;
+	}
+	free(type);
+	char *abs = path_join(e->o.workspace, lib);
+	char sha[65];
+	if (sha256_file_hex(abs, sha)) {
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: library %s is missing; rebuild it with `ngcc-perf build %s`",
+						       cand, label, lib, cand));
+		free(abs);
+		return;
+	}
+	const char *recorded = jget_str(inst, "library_sha256", NULL);
+	if (recorded && strcmp(recorded, sha))
+		ngcc_warning("%s changed since build.json was written (sha256 %.12s…, now %.12s…); "
+			     "rerun `ngcc-perf build %s` and `kat` to re-check it", lib, recorded, sha, cand);
+	free(abs);
+	for (size_t i = 0; i < 3; i++)
+		add_unit(e, cand, label, kem_ops[i], inst, lib, sha);
+}
+
+static int add_candidate(struct engine *e, const char *cand)
+{
+	char *err = NULL;
+	char *bj = build_json_path(e->o.workspace, cand);
+	if (!path_exists(bj)) {
+		ngcc_error("%s does not exist: candidate %s is not built; run `ngcc-perf build %s` and `ngcc-perf kat %s`",
+			   bj, cand, cand, cand);
+		free(bj);
+		return -1;
+	}
+	free(bj);
+	json_t *doc = build_json_load(e->o.workspace, cand, &err);
+	if (!doc) {
+		ngcc_error("%s", err ? err : "cannot read build.json");
+		free(err);
+		return -1;
+	}
+	struct strlist keys = STRLIST_INIT;
+	const char *key;
+	json_t *inst;
+	json_object_foreach(json_object_get(doc, "instances"), key, inst)
+		sl_push(&keys, key);
+	sl_sort(&keys);
+	for (size_t i = 0; i < keys.n; i++)
+		add_instance(e, cand, json_object_get(json_object_get(doc, "instances"), keys.items[i]));
+	sl_free(&keys);
+	json_decref(doc);
+	return 0;
+}
+
+static int list_units(struct engine *e)
+{
+	struct strlist ids = STRLIST_INIT;
+	if (e->o.ids.n) {
+		for (size_t i = 0; i < e->o.ids.n; i++)
+			sl_push(&ids, e->o.ids.items[i]);
+	} else {
+		char *dir = path_join(e->o.workspace, "build");
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			char *bj = build_json_path(e->o.workspace, de->d_name);
+			if (de->d_name[0] != '.' && path_is_file(bj))
+				sl_push(&ids, de->d_name);
+			free(bj);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+		sl_sort(&ids);
+	}
+	int rc = 0;
+	for (size_t i = 0; i < ids.n && !rc; i++)
+		rc = add_candidate(e, ids.items[i]);
+	sl_free(&ids);
+	return rc;
+}
+
+/* ---- environment (R10) ---------------------------------------------------- */
+
+/* The environment of the first complete record (by started_utc), preferring
+ * records on our CPU.  *same_cpu tells which. */
+static json_t *first_complete_env(const char *run, int cpu, int *same_cpu)
+{
+	char *recdir = path_join(run, "records");
+	DIR *d = opendir(recdir);
+	struct dirent *c;
+	json_t *best = NULL;
+	char best_utc[40] = "";
+	int best_same = 0;
+	while (d && (c = readdir(d))) {
+		if (c->d_name[0] == '.')
+			continue;
+		char *cdir = path_join(recdir, c->d_name);
+		DIR *cd = opendir(cdir);
+		struct dirent *f;
+		while (cd && (f = readdir(cd))) {
+			if (!str_ends_with(f->d_name, ".json"))
+				continue;
+			char *p = path_join(cdir, f->d_name);
+			json_t *r = evidence_load(p, NULL);
+			free(p);
+			if (!r || strcmp(jget_str(r, "status", ""), "complete") ||
+			    !json_is_object(json_object_get(r, "environment"))) {
+				json_decref(r);
+				continue;
+			}
+			int same = jget_int(r, "cpu", -1) == cpu;
+			const char *utc = jget_str(r, "started_utc", "");
+			if (!best || (same && !best_same) ||
+			    (same == best_same && strcmp(utc, best_utc) < 0)) {
+				json_decref(best);
+				best = json_incref(json_object_get(r, "environment"));
+				snprintf(best_utc, sizeof best_utc, "%s", utc);
+				best_same = same;
+			}
+			json_decref(r);
+		}
+		if (cd)
+			closedir(cd);
+		free(cdir);
+	}
+	if (d)
+		closedir(d);
+	free(recdir);
+	*same_cpu = best_same;
+	return best;
+}
+
+/* Compare env with the reference; differences go to diffs.  skip_clock:
+ * ignore the probed clock (a quick capture has none). */
+static int env_matches(const json_t *ref, const json_t *env, int same_cpu, int skip_clock,
+		       struct strlist *diffs)
+{
+	struct strlist all = STRLIST_INIT;
+	env_equal(ref, env, same_cpu, &all);
+	for (size_t i = 0; i < all.n; i++)
+		if (!skip_clock || !str_starts_with(all.items[i], "core_clock"))
+			sl_push(diffs, all.items[i]);
+	sl_free(&all);
+	return diffs->n == 0;
+}
+
+struct override_ctx {
+	const char *phase;
+	int cpu;
+	const struct host_override *ovr;
+	const struct strlist *problems;
+};
+
+static int add_override_cb(json_t *doc, void *vctx)
+{
+	struct override_ctx *c = vctx;
+	json_t *probs = json_array();
+	for (size_t i = 0; i < c->problems->n; i++)
+		json_array_append_new(probs, json_string(c->problems->items[i]));
+	campaign_add_host_problems(doc, probs);
+	json_decref(probs);
+	campaign_add_override(doc, host_override_entry(c->phase, c->cpu, NULL, c->ovr, c->problems));
+	return 0;
+}
+
+/* A changed environment: refuse, or record the override. */
+static int env_difference(struct engine *e, const struct strlist *diffs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < diffs->n; i++)
+		sb_addf(&sb, "%s%s", i ? "; " : "", diffs->items[i]);
+	char *list = sb_detach(&sb);
+	if (!e->o.ovr.allowed) {
+		ngcc_error("%s: the environment differs from the run's first complete record (%s) "
+			   "in %s: %s; restore it, use another --run, or pass --allow-unfixed-host=REASON",
+			   e->phase, e->run, "R10 keys", list);
+		free(list);
+		return -1;
+	}
+	char *problem = xasprintf("environment changed since the first complete record: %s", list);
+	free(list);
+	if (!sl_contains(&e->problems, problem)) {
+		sl_push(&e->problems, problem);
+		struct strlist one = STRLIST_INIT;
+		sl_push(&one, problem);
+		struct override_ctx c = { e->phase, e->cpu, &e->o.ovr, &one };
+		campaign_update(e->o.workspace, e->run, add_override_cb, &c);
+		sl_free(&one);
+		json_decref(e->host_state);
+		e->host_state = host_state_json(&e->problems, &e->o.ovr);
+		ngcc_warning("%s (override: %s); recorded", problem,
+			     e->o.ovr.reason ? e->o.ovr.reason : HOST_OVERRIDE_NO_REASON);
+	}
+	free(problem);
+	return 0;
+}
+
+int engine_env_still_equal(struct engine *e)
+{
+	const struct env_opts quick = { 0, 0, 0 };
+	json_t *now = env_capture_opts(e->cpu, &e->counter, &quick);
+	struct strlist diffs = STRLIST_INIT;
+	/* Without an earlier complete record, the first one this phase writes
+	 * carries e->env: compare with that. */
+	const json_t *ref = e->env_ref ? e->env_ref : e->env;
+	int same_cpu = e->env_ref ? e->env_ref_same_cpu : 1;
+	int rc = env_matches(ref, now, same_cpu, 1, &diffs) ? 0 : env_difference(e, &diffs);
+	sl_free(&diffs);
+	json_decref(now);
+	if (rc)
+		e->refused = 1;
+	return rc;
+}
+
+/* ---- phase set-up --------------------------------------------------------- */
+
+/* Keep the orchestrator off the benchmark CPU when another one is allowed. */
+static void pin_housekeeping(int bench)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return;
+	CPU_CLR(bench, &set);
+	if (CPU_COUNT(&set) > 0)
+		sched_setaffinity(0, sizeof set, &set);
+}
+
+struct begin_ctx {
+	struct engine *e;
+	json_t *problems;   /* array */
+	char *refusal;
+};
+
+static int begin_cb(json_t *doc, void *vctx)
+{
+	struct begin_ctx *c = vctx;
+	struct engine *e = c->e;
+	if (!campaign_planning_check(doc, &e->o.planning, &c->refusal))
+		return 1;
+	if (json_is_null(json_object_get(doc, "environment_at_start")))
+		campaign_set_environment(doc, "environment_at_start", e->env);
+	campaign_add_host_check(doc, e->phase, e->cpu, json_deep_copy(c->problems));
+	campaign_add_host_problems(doc, c->problems);
+	if (e->o.ovr.allowed && json_array_size(c->problems))
+		campaign_add_override(doc, host_override_entry(e->phase, e->cpu, NULL,
+							       &e->o.ovr, &e->problems));
+	json_t *opts = json_object_get(doc, "options");
+	json_object_set_new(opts, "counter", json_string(e->o.counter_fallback ? "fallback" : "auto"));
+	if (e->o.max_timeout_s > 0)
+		json_object_set_new(opts, "max_timeout_s", json_real(e->o.max_timeout_s));
+	e->phase_index = campaign_phase_begin(doc, e->phase);
+	return 0;
+}
+
+static int check_host(struct engine *e)
+{
+	json_t *facts = NULL;
+	host_check(e->cpu, &e->problems, &facts);
+	json_decref(facts);
+	return host_gate(e->phase, e->cpu, &e->problems, &e->o.ovr);
+}
+
+/* One measuring process per benchmark CPU, host-wide: wait for a busy one
+ * (another run measuring there) rather than measure concurrently. */
+static int take_cpu(struct engine *e)
+{
+	char *lockpath = NULL;
+	e->cpu_lock_fd = lock_cpu(e->cpu, 0, &lockpath);
+	if (e->cpu_lock_fd < 0 && errno == EWOULDBLOCK) {
+		fprintf(stderr, "%s: benchmark CPU %d is busy (another measuring process holds %s); waiting\n",
+			e->phase, e->cpu, lockpath);
+		free(lockpath);
+		e->cpu_lock_fd = lock_cpu(e->cpu, 1, &lockpath);
+	}
+	if (e->cpu_lock_fd < 0) {
+		ngcc_error("%s: cannot lock benchmark CPU %d (%s: %s); check the lock directory "
+			   "($NGCC_PERF_LOCK_DIR or /tmp)", e->phase, e->cpu, lockpath, strerror(errno));
+		free(lockpath);
+		return -1;
+	}
+	free(lockpath);
+	return 0;
+}
+
+/* Shards are not supported yet: one calibrate/measure worker per run. */
+static int take_run(struct engine *e)
+{
+	char *locks = path_join(e->run, "locks");
+	char *path = path_join(locks, "worker.lock");
+	int rc = 0;
+	if (mkdir_p(locks, 0755)) {
+		ngcc_error("cannot create %s: %s", locks, strerror(errno));
+		rc = -1;
+	} else if ((e->run_lock_fd = lock_path(path, 1, 0)) < 0) {
+		ngcc_error("%s: another calibrate or measure is working on %s (lock %s); "
+			   "wait for it to finish", e->phase, e->run, path);
+		rc = -1;
+	}
+	free(path);
+	free(locks);
+	return rc;
+}
+
+static int open_environment(struct engine *e)
+{
+	counter_open(&e->counter, e->o.counter_fallback);
+	e->env = env_capture(e->cpu, &e->counter);
+	e->ref_clock_hz = env_reference_clock_hz(e->env);
+	e->env_ref = first_complete_env(e->run, e->cpu, &e->env_ref_same_cpu);
+	if (!e->env_ref)
+		return 0;
+	struct strlist diffs = STRLIST_INIT;
+	int rc = env_matches(e->env_ref, e->env, e->env_ref_same_cpu, 0, &diffs) ? 0 :
+		 env_difference(e, &diffs);
+	sl_free(&diffs);
+	return rc;
+}
+
+int engine_begin(struct engine *e, const struct engine_opts *o, const char *phase)
+{
+	memset(e, 0, sizeof *e);
+	e->o = *o;
+	e->phase = phase;
+	e->cpu_lock_fd = -1;
+	e->run_lock_fd = -1;
+	if (!o->run) {
+		ngcc_error("%s needs --run DIR (the run directory, created if missing)", phase);
+		return EXIT_USAGE;
+	}
+	char *joined = o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+	e->run = path_absolute(joined);
+	free(joined);
+	e->cpu = o->cpu >= 0 ? o->cpu : host_default_cpu();
+	e->driver = ngcc_program(DRIVER_NAME);
+	if (!path_is_file(e->driver)) {
+		ngcc_error("the timing driver %s is missing; run `make` in the ngcc-perf tree", e->driver);
+		return EXIT_SYSTEM;
+	}
+	if (check_host(e))
+		return EXIT_USAGE;
+	pin_housekeeping(e->cpu);
+	if (take_cpu(e))
+		return EXIT_USAGE;
+	if (take_run(e))
+		return EXIT_USAGE;
+	if (list_units(e))
+		return EXIT_INPUT;
+	if (rundir_prepare(e->run))
+		return EXIT_SYSTEM;
+	e->host_state = host_state_json(&e->problems, &e->o.ovr);
+	if (open_environment(e))
+		return EXIT_USAGE;
+	struct begin_ctx c = { e, json_array(), NULL };
+	for (size_t i = 0; i < e->problems.n; i++)
+		json_array_append_new(c.problems, json_string(e->problems.items[i]));
+	int rc = campaign_update(o->workspace, e->run, begin_cb, &c);
+	json_decref(c.problems);
+	if (rc) {
+		if (c.refusal)
+			ngcc_error("%s: %s; resume %s with the planning options it was started with, "
+				   "or use another --run", phase, c.refusal, e->run);
+		free(c.refusal);
+		return rc > 0 ? EXIT_USAGE : EXIT_SYSTEM;
+	}
+	for (size_t i = 0; i < e->not_timed.n; i++)
+		fprintf(stderr, "not timed: %s\n", e->not_timed.items[i]);
+	return EXIT_OK;
+}
+
+struct end_ctx {
+	struct engine *e;
+	int exit_code;
+};
+
+static int end_cb(json_t *doc, void *vctx)
+{
+	struct end_ctx *c = vctx;
+	campaign_phase_end(doc, c->e->phase_index, c->exit_code);
+	json_t *env = env_capture(c->e->cpu, &c->e->counter);
+	campaign_set_environment(doc, "environment_at_end", env);
+	json_decref(env);
+	for (size_t i = 0; i < c->e->not_timed.n; i++) {
+		char *note = xasprintf("not timed: %s", c->e->not_timed.items[i]);
+		campaign_add_note(doc, note);
+		free(note);
+	}
+	return 0;
+}
+
+void engine_end(struct engine *e, int exit_code)
+{
+	struct end_ctx c = { e, exit_code };
+	campaign_update(e->o.workspace, e->run, end_cb, &c);
+}
+
+void engine_free(struct engine *e)
+{
+	for (size_t i = 0; i < e->n_units; i++) {
+		struct unit *u = &e->units[i];
+		free(u->cand);
+		free(u->label);
+		free(u->op);
+		free(u->stem);
+		free(u->library);
+		free(u->library_sha256);
+		free(u->calib_error);
+		json_decref(u->inst);
+		json_decref(u->calib_process);
+	}
+	free(e->units);
+	free(e->run);
+	free(e->driver);
+	sl_free(&e->problems);
+	sl_free(&e->not_timed);
+	json_decref(e->host_state);
+	json_decref(e->env);
+	json_decref(e->env_ref);
+	if (e->counter.name)
+		counter_close(&e->counter);
+	lock_release(e->cpu_lock_fd);
+	lock_release(e->run_lock_fd);
+}
+
+/* ---- the driver -------------------------------------------------------------- */
+
+static void push_arg(char ***argv, size_t *n, char *s)
+{
+	*argv = xrealloc(*argv, (*n + 2) * sizeof **argv);
+	(*argv)[(*n)++] = s;
+	(*argv)[*n] = NULL;
+}
+
+json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
+			  long iters, int warmups, double timeout_s, int attempt)
+{
+	char **argv = NULL;
+	size_t n = 0;
+	if (e->o.max_timeout_s > 0 && timeout_s > e->o.max_timeout_s)
+		timeout_s = e->o.max_timeout_s;
+	push_arg(&argv, &n, xstrdup(e->driver));
+	push_arg(&argv, &n, xstrdup("--lib"));
+	push_arg(&argv, &n, xstrdup(u->library));
+	push_arg(&argv, &n, xstrdup("--op"));
+	push_arg(&argv, &n, xstrdup(u->op));
+	push_arg(&argv, &n, xstrdup("--trials"));
+	push_arg(&argv, &n, xasprintf("%d", trials));
+	push_arg(&argv, &n, xstrdup("--iters"));
+	push_arg(&argv, &n, xasprintf("%ld", iters));
+	push_arg(&argv, &n, xstrdup("--warmups"));
+	push_arg(&argv, &n, xasprintf("%d", warmups));
+	push_arg(&argv, &n, xstrdup("--cpu"));
+	push_arg(&argv, &n, xasprintf("%d", e->cpu));
+	if (e->o.counter_fallback) {
+		push_arg(&argv, &n, xstrdup("--counter"));
+		push_arg(&argv, &n, xstrdup("fallback"));
+	}
+	/* The recorded command: the driver named as part of the tool, the
+	 * library relative to the workspace (our working directory for it). */
+	json_t *command = json_array();
+	json_array_append_new(command, json_string(DRIVER_SHOWN));
+	for (size_t i = 1; i < n; i++)
+		json_array_append_new(command, json_string(argv[i]));
+	struct spawn_req req = {
+		.path = e->driver,
+		.argv = argv,
+		.cwd = e->o.workspace,
+		.cpu = e->cpu,
+		.timeout_s = timeout_s,
+		.lim = { .as_bytes = 0, .cpu_s = 0, .fsize_bytes = 256ull << 20, .nproc = 0 },
+		.want_result = 1,
+		.tail_bytes = 4000,
+	};
+	struct spawn_res res;
+	memset(&res, 0, sizeof res);
+	/* A child that could not even start is a failed process like any
+	 * other (spawn_run printed why); res then says "not exited". */
+	if (spawn_run(&req, &res)) {
+		spawn_res_free(&res);
+		memset(&res, 0, sizeof res);
+	}
+	struct process_run run = { &res, timeout_s, attempt, command };
+	json_t *entry = record_process_entry(&run);
+	spawn_res_free(&res);
+	for (size_t i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
+	return entry;
+}

@@ -1,0 +1,328 @@
+/*
+ * measure.c — method §2.5, §4.4, §11.2: plan every calibrated unit, run
+ * them cheapest first, retry disturbed processes, aggregate and write one
+ * timing record per unit; resume by status and fingerprint.
+ */
+#include "campaign/engine.h"
+#include "campaign/rundir.h"
+#include "evidence/json.h"
+#include "evidence/record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEED_MODE "fixed"
+#define INPUT_MODE "fixed"
+#define SEED_HEX_FIXED "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" \
+		       "202122232425262728292a2b2c2d2e2f"
+
+enum unit_todo { TODO_SKIP, TODO_RUN, TODO_GIVEN_UP };
+
+struct measure_state {
+	struct engine *e;
+	size_t *order;
+	enum unit_todo *todo;
+	int complete, incomplete;
+};
+
+/* ---- ordering ------------------------------------------------------------ */
+
+static int by_estimate(const void *a, const void *b, void *ctx)
+{
+	const struct engine *e = ctx;
+	const struct unit *x = &e->units[*(const size_t *)a];
+	const struct unit *y = &e->units[*(const size_t *)b];
+	double ex = x->calibrated ? x->plan.estimated_s : 0;
+	double ey = y->calibrated ? y->plan.estimated_s : 0;
+	if (ex != ey)
+		return ex < ey ? -1 : 1;
+	int c = strcmp(x->stem, y->stem);
+	return c ? c : strcmp(x->cand, y->cand);
+}
+
+static void plan_units(struct engine *e, size_t *order)
+{
+	for (size_t i = 0; i < e->n_units; i++) {
+		struct unit *u = &e->units[i];
+		order[i] = i;
+		if (u->calibrated)
+			plan_compute(&e->o.planning, u->t1_s, u->setup_s, &u->plan);
+	}
+	qsort_r(order, e->n_units, sizeof *order, by_estimate, e);
+}
+
+/* ---- resume classification ---------------------------------------------------- */
+
+static void fingerprint(const struct unit *u, struct record_fp *fp)
+{
+	fp->library_sha256 = u->library_sha256;
+	fp->plan = u->calibrated ? &u->plan : NULL;
+	fp->seed_mode = SEED_MODE;
+	fp->input_mode = INPUT_MODE;
+}
+
+/* Decide per unit; returns -1 if a stale record refuses the phase. */
+static int classify_all(struct measure_state *m)
+{
+	struct engine *e = m->e;
+	int stale = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		struct unit *u = &e->units[i];
+		char *path = rundir_unit_path(e->run, "records", u->cand, u->stem), *why = NULL;
+		struct record_fp fp;
+		fingerprint(u, &fp);
+		enum unit_state st = record_classify(path, &fp, &why);
+		switch (st) {
+		case UNIT_DONE:
+			m->todo[i] = TODO_SKIP;
+			break;
+		case UNIT_MISSING:
+			m->todo[i] = TODO_RUN;
+			break;
+		case UNIT_STALE:
+			if (!e->o.redo_stale) {
+				ngcc_error("%s: stale record %s: %s", e->phase, path, why);
+				stale++;
+				break;
+			}
+			m->todo[i] = TODO_RUN;
+			rundir_move_to_attempts(e->run, "records", u->cand, u->stem);
+			break;
+		case UNIT_CORRUPT:
+		case UNIT_REDO:
+			if (st == UNIT_CORRUPT)
+				ngcc_warning("%s; treated as not complete", why);
+			if (rundir_attempts(e->run, "records", u->cand, u->stem) + 1 >= RUNDIR_MAX_ATTEMPTS) {
+				m->todo[i] = TODO_GIVEN_UP;
+				fprintf(stderr, "%s %s %s: %s; %d attempts made, not retried\n",
+					u->cand, u->label, u->op, why, RUNDIR_MAX_ATTEMPTS);
+			} else {
+				m->todo[i] = TODO_RUN;
+				if (rundir_move_to_attempts(e->run, "records", u->cand, u->stem) < 0)
+					ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
+			}
+			break;
+		}
+		free(why);
+		free(path);
+	}
+	if (stale)
+		ngcc_error("%d complete record(s) no longer match their inputs; pass --redo-stale "
+			   "to redo them (the old files go to attempts/), or use another --run", stale);
+	return stale ? -1 : 0;
+}
+
+/* Before any calibration runs: a complete record of a library that has
+ * changed since is stale, and without --redo-stale the phase is refused
+ * right away (the plan part of the fingerprint is checked later). */
+static int refuse_stale_libraries(struct engine *e)
+{
+	int stale = 0;
+	for (size_t i = 0; i < e->n_units && !e->o.redo_stale; i++) {
+		const struct unit *u = &e->units[i];
+		char *path = rundir_unit_path(e->run, "records", u->cand, u->stem), *why = NULL;
+		struct record_fp fp = { u->library_sha256, NULL, SEED_MODE, INPUT_MODE };
+		if (record_classify(path, &fp, &why) == UNIT_STALE) {
+			ngcc_error("%s: stale record %s: %s", e->phase, path, why);
+			stale++;
+		}
+		free(why);
+		free(path);
+	}
+	if (stale)
+		ngcc_error("%d complete record(s) no longer match their inputs; pass --redo-stale "
+			   "to redo them (the old files go to attempts/), or use another --run", stale);
+	return stale ? -1 : 0;
+}
+
+/* ---- one unit -------------------------------------------------------------------- */
+
+/* Run the plan's processes; disturbed ones are rerun (§4.4).  Returns the
+ * kept process entries. */
+static json_t *run_processes(struct engine *e, const struct unit *u, int *disturbed)
+{
+	const struct plan *pl = &u->plan;
+	json_t *kept = json_array();
+	if (pl->reused_calibration && u->calib_process) {
+		json_array_append_new(kept, json_deep_copy(u->calib_process));
+		return kept;
+	}
+	int per_process = pl->separate_processes ? 1 : pl->trials;
+	int nproc = pl->separate_processes ? pl->trials : 1;
+	int max_attempts = 1 + e->o.planning.max_disturbed_retries;
+	for (int p = 0; p < nproc; p++) {
+		for (int a = 1;; a++) {
+			json_t *proc = engine_run_driver(e, u, per_process, pl->iterations_per_trial,
+							 pl->warmups, pl->timeout_per_process_s, a);
+			if (strcmp(record_process_status(proc), ST_COMPLETE)) {
+				json_array_append_new(kept, proc);
+				return kept; /* a non-complete process abandons the rest */
+			}
+			json_t *why = record_disturbed_reasons(proc, e->o.planning.max_invol_switches_per_trial,
+							       e->ref_clock_hz);
+			json_object_set_new(proc, "disturbed_reasons", why);
+			if (!json_array_size(why) || a >= max_attempts) {
+				json_array_append_new(kept, proc);
+				break;
+			}
+			char *path = rundir_disturbed_path(e->run, u->cand, u->stem, p + 1, a);
+			char *dir = path_dirname(path);
+			if (mkdir_p(dir, 0755) || evidence_write(path, proc))
+				ngcc_warning("cannot keep the disturbed attempt %s: %s", path, strerror(errno));
+			free(dir);
+			free(path);
+			json_decref(proc);
+			(*disturbed)++;
+		}
+	}
+	return kept;
+}
+
+static json_t *unit_record(struct engine *e, const struct unit *u, json_t *processes,
+			   int disturbed, const char *started, const char *ended,
+			   json_t *load_start, json_t *load_end)
+{
+	const json_t *in = u->inst;
+	struct record_input ri = {
+		.candidate = u->cand,
+		.label = u->label,
+		.instance = jget_str(in, "instance", NULL),
+		.variant = jget_str(in, "variant", NULL),
+		.flags = jget_str(in, "flags", NULL),
+		.op = u->op,
+		.plan = u->calibrated ? &u->plan : NULL,
+		.seed_mode = SEED_MODE,
+		.seed_hex = SEED_HEX_FIXED,
+		.input_mode = INPUT_MODE,
+		.kat = jget_str(in, "kat", NULL),
+		.kat_not_passed = strcmp(jget_str(in, "kat", ""), "PASS") != 0,
+		.library = u->library,
+		.library_sha256 = u->library_sha256,
+		.kat_log = jget_str(in, "kat_log", NULL),
+		.kat_log_sha256 = jget_str(in, "kat_log_sha256", NULL),
+		.host = e->host_state,
+		.started_utc = started,
+		.ended_utc = ended,
+		.load_average_start = load_start,
+		.load_average_end = load_end,
+		.environment = e->env,
+		.cpu = e->cpu,
+		.processes = processes,
+		.disturbed_retries = disturbed,
+		.detail = u->calib_error,
+	};
+	return record_build(&ri);
+}
+
+/* 1 complete, 0 not complete, -1 refused (R10) or not written. */
+static int measure_unit(struct engine *e, const struct unit *u)
+{
+	char started[32], ended[32];
+	int disturbed = 0;
+	utc_now_iso(started);
+	json_t *load_start = record_load_average();
+	json_t *processes;
+	if (u->calibrated) {
+		processes = run_processes(e, u, &disturbed);
+	} else {
+		processes = json_array();
+		if (u->calib_process)
+			json_array_append(processes, u->calib_process);
+	}
+	utc_now_iso(ended);
+	json_t *load_end = record_load_average();
+	int rc = -1;
+	if (!engine_env_still_equal(e)) {
+		json_t *rec = unit_record(e, u, processes, disturbed, started, ended,
+					  load_start, load_end);
+		char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
+		char *dir = path_dirname(path);
+		if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
+			ngcc_error("cannot write %s: %s", path, strerror(errno));
+		} else {
+			rc = !strcmp(jget_str(rec, "status", ""), ST_COMPLETE);
+			if (!rc)
+				fprintf(stderr, "%s %s %s: %s: %s\n", u->cand, u->label, u->op,
+					jget_str(rec, "status", "?"), jget_str(rec, "status_detail", ""));
+		}
+		free(dir);
+		free(path);
+		json_decref(rec);
+	}
+	json_decref(processes);
+	json_decref(load_start);
+	json_decref(load_end);
+	return rc;
+}
+
+/* ---- the phase ----------------------------------------------------------------------- */
+
+static double total_estimate(const struct measure_state *m)
+{
+	double s = 0;
+	for (size_t i = 0; i < m->e->n_units; i++)
+		if (m->todo[i] == TODO_RUN && m->e->units[i].calibrated)
+			s += m->e->units[i].plan.estimated_s;
+	return s;
+}
+
+static int run_all(struct measure_state *m)
+{
+	struct engine *e = m->e;
+	int n = 0, k = 0;
+	for (size_t i = 0; i < e->n_units; i++)
+		n += m->todo[i] == TODO_RUN;
+	progress_init(&e->progress, e->o.tty, n, total_estimate(m));
+	for (size_t j = 0; j < e->n_units; j++) {
+		size_t i = m->order[j];
+		struct unit *u = &e->units[i];
+		if (m->todo[i] == TODO_SKIP) {
+			m->complete++;
+			continue;
+		}
+		if (m->todo[i] == TODO_GIVEN_UP) {
+			m->incomplete++;
+			continue;
+		}
+		progress_unit(&e->progress, ++k, u->cand, u->label, u->op);
+		int rc = measure_unit(e, u);
+		progress_done(&e->progress, u->calibrated ? u->plan.estimated_s : 0);
+		if (rc < 0) {
+			progress_clear(&e->progress);
+			return -1;
+		}
+		if (rc)
+			m->complete++;
+		else
+			m->incomplete++;
+	}
+	progress_clear(&e->progress);
+	return 0;
+}
+
+int engine_measure(struct engine *e)
+{
+	struct measure_state m = { e, NULL, NULL, 0, 0 };
+	size_t n = e->n_units ? e->n_units : 1;
+	m.order = xcalloc(n, sizeof *m.order);
+	m.todo = xcalloc(n, sizeof *m.todo);
+	int rc = EXIT_OK;
+	if (refuse_stale_libraries(e)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	engine_calibrate(e);
+	plan_units(e, m.order);
+	if (classify_all(&m) || run_all(&m))
+		rc = EXIT_USAGE;
+	else if (m.incomplete)
+		rc = EXIT_FAILED;
+	fprintf(stderr, "%s: %d record(s) complete, %d not complete, %zu instance(s) not timed; run %s\n",
+		e->phase, m.complete, m.incomplete, e->not_timed.n, e->run);
+out:
+	free(m.order);
+	free(m.todo);
+	return rc;
+}

@@ -1,0 +1,105 @@
+/* rundir.c — see rundir.h. */
+#include "campaign/rundir.h"
+#include "evidence/atomic.h"
+#include "util/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rundir_prepare(const char *run)
+{
+	static const char *const sub[] = { "calibrate", "records", "attempts", "locks" };
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+		char *p = path_join(run, sub[i]);
+		int rc = mkdir_p(p, 0755);
+		if (rc)
+			ngcc_error("cannot create %s: %s", p, strerror(errno));
+		free(p);
+		if (rc)
+			return -1;
+	}
+	rundir_sweep(run);
+	return 0;
+}
+
+void rundir_sweep(const char *dir)
+{
+	atomic_sweep_stale(dir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = path_join(dir, e->d_name);
+		if (path_is_dir(p))
+			rundir_sweep(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+char *rundir_stem(const char *label, const char *op)
+{
+	return xasprintf("%s__%s", label, op);
+}
+
+char *rundir_unit_path(const char *run, const char *kind, const char *cand,
+		       const char *stem)
+{
+	char *rel = xasprintf("%s/%s/%s.json", kind, cand, stem);
+	char *p = path_join(run, rel);
+	free(rel);
+	return p;
+}
+
+static char *attempt_path(const char *run, const char *kind, const char *cand,
+			  const char *stem, int k)
+{
+	char *rel = xasprintf("attempts/%s/%s/%s.%d.json", kind, cand, stem, k);
+	char *p = path_join(run, rel);
+	free(rel);
+	return p;
+}
+
+int rundir_attempts(const char *run, const char *kind, const char *cand, const char *stem)
+{
+	int k = 0;
+	for (;;) {
+		char *p = attempt_path(run, kind, cand, stem, k + 1);
+		int there = path_exists(p);
+		free(p);
+		if (!there)
+			return k;
+		k++;
+	}
+}
+
+int rundir_move_to_attempts(const char *run, const char *kind, const char *cand,
+			    const char *stem)
+{
+	char *src = rundir_unit_path(run, kind, cand, stem);
+	int k = rundir_attempts(run, kind, cand, stem) + 1;
+	char *dst = attempt_path(run, kind, cand, stem, k);
+	char *dir = path_dirname(dst);
+	int rc = mkdir_p(dir, 0755) ? -1 : rename(src, dst);
+	int e = errno;
+	free(dir);
+	free(src);
+	free(dst);
+	errno = e;
+	return rc ? -1 : k;
+}
+
+char *rundir_disturbed_path(const char *run, const char *cand, const char *stem,
+			    int proc, int attempt)
+{
+	char *rel = xasprintf("attempts/disturbed/%s/%s.p%d.a%d.json", cand, stem, proc, attempt);
+	char *p = path_join(run, rel);
+	free(rel);
+	return p;
+}

@@ -1,0 +1,54 @@
+/*
+ * cmd_calibrate.c — `ngcc-perf calibrate --run DIR [ID...] [options]`:
+ * one single-call driver process per operation (method §2.4), giving t1
+ * and S for planning.  `measure` calibrates by itself; this command exists
+ * to look at the plan inputs first.
+ */
+#include "campaign/engine.h"
+#include "cli/cli.h"
+
+#include <stdio.h>
+
+static void calibrate_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ngcc-perf [-C DIR] calibrate --run DIR [ID...] [options]\n"
+		"\n"
+		"Time one cold call of every operation of every measurable instance, each\n"
+		"in its own driver process (trials 1, iterations 1, no warm-up, hard\n"
+		"timeout 6 h), and write calibrate/<ID>/<label>__<op>.json with t1 (the\n"
+		"call's seconds) and S (process wall time minus t1) in the run directory.\n"
+		"Complete calibrations of unchanged libraries are kept.  Refuses (exit 2)\n"
+		"on a host that fails `ngcc-perf check-host`.\n"
+		"\n"
+		"Options:\n"
+		"%s"
+		"  -h, --help           show this help\n"
+		"\n"
+		"Exit: 0 every operation calibrated; 1 some calibration failed; 2 usage\n"
+		"or refusal; 3 bad workspace input; 4 system error.\n",
+		engine_options_help);
+}
+
+int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	struct engine_opts o;
+	struct engine e;
+	engine_opts_init(&o, ctx->workspace, ctx->tty);
+	int rc = engine_parse_cli(argc, argv, &o, calibrate_usage);
+	if (rc) {
+		engine_opts_free(&o);
+		return rc < 0 ? EXIT_OK : rc;
+	}
+	rc = engine_begin(&e, &o, "calibrate");
+	if (rc == EXIT_OK) {
+		int missing = engine_calibrate(&e);
+		rc = missing ? EXIT_FAILED : EXIT_OK;
+		fprintf(stderr, "calibrate: %zu operation(s), %d without a calibration; run %s\n",
+			e.n_units, missing, e.run);
+		engine_end(&e, rc);
+	}
+	engine_free(&e);
+	engine_opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,316 @@
+/* campaign_json.c — see campaign_json.h. */
+#include "evidence/campaign_json.h"
+#include "build/build.h"
+#include "campaign/lock.h"
+#include "evidence/json.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define GUIDE_REFERENCE_FLAGS "-std=c99 -Wpedantic -Wall -Wextra -O2"
+
+/* ---- system id ------------------------------------------------------------ */
+
+static char *host_name(void)
+{
+	char h[256] = "";
+	if (gethostname(h, sizeof h - 1))
+		strcpy(h, "unknown");
+	return xstrdup(h);
+}
+
+static char *systems_csv_lookup(const char *workspace, const char *host, const char *shorthost)
+{
+	char *path = path_join(workspace, "systems.csv"), *data = NULL, *found = NULL;
+	size_t len;
+	if (read_file(path, &data, &len)) {
+		free(path);
+		return NULL;
+	}
+	char *save = NULL;
+	for (char *line = strtok_r(data, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[4] = { NULL }, *fs = NULL, *p = line;
+		if (*str_trim(line) == '#' || !*line)
+			continue;
+		for (int i = 0; i < 4 && (f[i] = strtok_r(p, ";", &fs)); i++)
+			p = NULL;
+		if (!f[0] || !f[2] || !strcmp(str_trim(f[0]), "ID"))
+			continue;
+		const char *h = str_trim(f[2]);
+		if (!strcmp(h, host) || !strcmp(h, shorthost))
+			found = xstrdup(str_trim(f[0]));
+	}
+	free(data);
+	free(path);
+	return found;
+}
+
+char *campaign_system_id(const char *workspace)
+{
+	char *host = host_name();
+	char *shorthost = xstrndup(host, strcspn(host, "."));
+	char *id = systems_csv_lookup(workspace, host, shorthost);
+	free(host);
+	if (id) {
+		free(shorthost);
+		return id;
+	}
+	return shorthost;
+}
+
+/* ---- skeleton ------------------------------------------------------------- */
+
+static json_t *profile_flags(enum build_profile p)
+{
+	struct strlist sl = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	build_profile_flags(p, 0, &sl);
+	for (size_t i = 0; i < sl.n; i++) {
+		if (i)
+			sb_addc(&sb, ' ');
+		sb_adds(&sb, sl.items[i]);
+	}
+	sl_free(&sl);
+	char *s = sb_detach(&sb);
+	json_t *j = json_string(s);
+	free(s);
+	return j;
+}
+
+/* Guide flags minus the guide's reference flags: what the harness adds. */
+static json_t *harness_additions(void)
+{
+	struct strlist sl = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	build_profile_flags(PROFILE_GUIDE, 0, &sl);
+	for (size_t i = 0; i < sl.n; i++) {
+		char *word = xasprintf(" %s ", sl.items[i]);
+		int in_ref = strstr(" " GUIDE_REFERENCE_FLAGS " ", word) != NULL;
+		free(word);
+		if (in_ref)
+			continue;
+		if (sb.len)
+			sb_addc(&sb, ' ');
+		sb_adds(&sb, sl.items[i]);
+	}
+	sl_free(&sl);
+	char *s = sb_detach(&sb);
+	json_t *j = json_string(s);
+	free(s);
+	return j;
+}
+
+static json_t *arch_config(void)
+{
+	struct utsname u;
+	int x86 = !uname(&u) && !strcmp(u.machine, "x86_64");
+	json_t *a = json_object();
+	json_object_set_new(a, "reference_flags", json_string(GUIDE_REFERENCE_FLAGS));
+	json_object_set_new(a, "harness_additions", harness_additions());
+	json_object_set_new(a, "fallback_flags", profile_flags(PROFILE_HARNESS_DEFAULT));
+	json_object_set_new(a, "performance_flags", x86 ? profile_flags(PROFILE_GUIDE_PERFORMANCE) : json_null());
+	json_object_set_new(a, "optimized_families", x86 ? json_pack("[s]", "avx2") : json_array());
+	return a;
+}
+
+json_t *campaign_skeleton(const char *workspace, const char *run)
+{
+	char now[32];
+	utc_now_iso(now);
+	char *sys = campaign_system_id(workspace);
+	json_t *d = json_object();
+	json_object_set_new(d, "schema", evidence_schema(CAMPAIGN_KIND, CAMPAIGN_VERSION));
+	json_object_set_new(d, "tool", json_pack("{ssssss}", "name", "ngcc-perf",
+						 "version", NGCC_VERSION, "git_commit", NGCC_GIT_COMMIT));
+	json_object_set_new(d, "system_id", json_string(sys));
+	json_object_set_new(d, "run_id", json_string(path_basename(run)));
+	json_object_set_new(d, "started_utc", json_string(now));
+	json_object_set_new(d, "ended_utc", json_null());
+	json_object_set_new(d, "environment_at_start", json_null());
+	json_object_set_new(d, "environment_at_end", json_null());
+	json_object_set_new(d, "host_checks", json_array());
+	json_object_set_new(d, "host_problems", json_array());
+	json_object_set_new(d, "host_overrides", json_array());
+	json_object_set_new(d, "planning", json_null());
+	json_object_set_new(d, "options", json_pack("{sssnsbsb}", "seed_mode", "fixed",
+						    "input_pool", "sampling", 0, "memory_pass", 0));
+	json_object_set_new(d, "arch_config", arch_config());
+	json_object_set_new(d, "shards", json_pack("{sisns n}", "n", 1, "cpus", "assignment_digest"));
+	json_object_set_new(d, "phases", json_array());
+	json_object_set_new(d, "notes", json_array());
+	free(sys);
+	return d;
+}
+
+/* ---- update under the lock ----------------------------------------------- */
+
+json_t *campaign_load(const char *run, char **err)
+{
+	char *path = path_join(run, "campaign.json");
+	json_t *d = evidence_load(path, err);
+	if (d && evidence_check_schema(d, CAMPAIGN_KIND, CAMPAIGN_VERSION)) {
+		if (err)
+			*err = xasprintf("%s: not an ngcc-perf/%s/%d document", path,
+					 CAMPAIGN_KIND, CAMPAIGN_VERSION);
+		json_decref(d);
+		d = NULL;
+	}
+	free(path);
+	return d;
+}
+
+int campaign_update(const char *workspace, const char *run,
+		    int (*fn)(json_t *doc, void *ctx), void *ctx)
+{
+	char *lockdir = path_join(run, "locks");
+	char *lockpath = path_join(lockdir, "campaign.lock");
+	char *path = path_join(run, "campaign.json");
+	int rc = -1;
+	mkdir_p(lockdir, 0755);
+	int fd = lock_path(lockpath, 1, 1);
+	if (fd < 0) {
+		ngcc_error("cannot lock %s: %s", lockpath, strerror(errno));
+		goto out;
+	}
+	json_t *doc;
+	if (path_exists(path)) {
+		char *err = NULL;
+		doc = campaign_load(run, &err);
+		if (!doc) {
+			ngcc_error("%s; fix or remove it (the records are kept elsewhere in the run)",
+				   err ? err : path);
+			free(err);
+			lock_release(fd);
+			goto out;
+		}
+	} else {
+		doc = campaign_skeleton(workspace, run);
+	}
+	rc = fn(doc, ctx);
+	if (rc == 0 && evidence_write(path, doc)) {
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	json_decref(doc);
+	lock_release(fd);
+out:
+	free(lockdir);
+	free(lockpath);
+	free(path);
+	return rc;
+}
+
+/* ---- pieces ---------------------------------------------------------------- */
+
+json_t *campaign_planning_json(const struct planning *p)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "trials", json_integer(p->trials));
+	json_object_set_new(j, "trial_target_s", json_real(p->trial_target_s));
+	json_object_set_new(j, "min_total", json_integer(p->min_total));
+	json_object_set_new(j, "max_iters_per_trial", json_integer(p->max_iters_per_trial));
+	json_object_set_new(j, "op_budget_s", json_real(p->op_budget_s));
+	json_object_set_new(j, "separate_process_setup_s", json_real(p->separate_process_setup_s));
+	json_object_set_new(j, "max_disturbed_retries", json_integer(p->max_disturbed_retries));
+	json_object_set_new(j, "max_invol_switches_per_trial", json_integer(p->max_invol_switches_per_trial));
+	json_object_set_new(j, "warm_calibration", json_false());
+	return j;
+}
+
+int campaign_planning_check(json_t *doc, const struct planning *p, char **why)
+{
+	json_t *have = json_object_get(doc, "planning");
+	json_t *want = campaign_planning_json(p);
+	if (!json_is_object(have)) {
+		json_object_set_new(doc, "planning", want);
+		return 1;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(want, key, v) {
+		json_t *h = json_object_get(have, key);
+		if (!h || !json_equal(h, v)) {
+			char *a = h ? json_dumps(h, JSON_ENCODE_ANY) : xstrdup("missing");
+			char *b = json_dumps(v, JSON_ENCODE_ANY);
+			*why = xasprintf("planning constant %s is %s in this run, %s now", key, a, b);
+			free(a);
+			free(b);
+			json_decref(want);
+			return 0;
+		}
+	}
+	json_decref(want);
+	return 1;
+}
+
+size_t campaign_phase_begin(json_t *doc, const char *phase)
+{
+	char now[32];
+	utc_now_iso(now);
+	json_t *phases = json_object_get(doc, "phases");
+	json_array_append_new(phases, json_pack("{sssnsssnsn}", "phase", phase, "shard",
+						"started_utc", now, "ended_utc", "exit_code"));
+	return json_array_size(phases) - 1;
+}
+
+void campaign_phase_end(json_t *doc, size_t index, int exit_code)
+{
+	char now[32];
+	utc_now_iso(now);
+	json_t *e = json_array_get(json_object_get(doc, "phases"), index);
+	if (!e)
+		return;
+	json_object_set_new(e, "ended_utc", json_string(now));
+	json_object_set_new(e, "exit_code", json_integer(exit_code));
+	json_object_set_new(doc, "ended_utc", json_string(now));
+}
+
+void campaign_add_host_check(json_t *doc, const char *phase, int cpu, json_t *problems)
+{
+	char now[32];
+	utc_now_iso(now);
+	json_array_append_new(json_object_get(doc, "host_checks"),
+			      json_pack("{sssisnssso}", "phase", phase, "cpu", cpu, "shard",
+					"utc", now, "problems", problems));
+}
+
+void campaign_add_host_problems(json_t *doc, const json_t *problems)
+{
+	json_t *all = json_object_get(doc, "host_problems");
+	size_t i, j;
+	json_t *p, *q;
+	json_array_foreach(problems, i, p) {
+		int seen = 0;
+		json_array_foreach(all, j, q)
+			seen |= json_equal(p, q);
+		if (!seen)
+			json_array_append(all, p);
+	}
+}
+
+void campaign_add_override(json_t *doc, json_t *entry)
+{
+	json_array_append_new(json_object_get(doc, "host_overrides"), entry);
+}
+
+void campaign_set_environment(json_t *doc, const char *key, const json_t *env)
+{
+	json_object_set_new(doc, key, env ? json_deep_copy(env) : json_null());
+}
+
+void campaign_add_note(json_t *doc, const char *note)
+{
+	json_t *notes = json_object_get(doc, "notes");
+	size_t i;
+	json_t *n;
+	json_array_foreach(notes, i, n)
+		if (!strcmp(json_string_value(n), note))
+			return;
+	json_array_append_new(notes, json_string(note));
+}

@@ -1,0 +1,494 @@
+/* record.c — see record.h. */
+#include "evidence/record.h"
+#include "evidence/json.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STDERR_TAIL_CHARS 2000
+
+/* ---- process entries ---------------------------------------------------- */
+
+/* The last STDERR_TAIL_CHARS bytes of what a candidate printed, as a JSON
+ * string: never starting inside a UTF-8 sequence, and with every byte of
+ * invalid UTF-8 (candidates print anything) replaced by '?'. */
+static json_t *tail_json(const char *s)
+{
+	if (!s)
+		return json_string("");
+	size_t n = strlen(s);
+	const char *p = n > STDERR_TAIL_CHARS ? s + n - STDERR_TAIL_CHARS : s;
+	while (*p && ((unsigned char)*p & 0xC0) == 0x80)
+		p++;
+	json_t *j = json_string(p);
+	if (j)
+		return j;
+	char *copy = xstrdup(p);
+	for (char *c = copy; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			*c = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *driver_result(const struct spawn_res *res)
+{
+	if (!res->result || !res->result_len)
+		return NULL;
+	json_error_t je;
+	json_t *j = json_loadb(res->result, res->result_len, JSON_DISABLE_EOF_CHECK, &je);
+	if (j && evidence_check_schema(j, "driver-result", 1)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* The process status: the driver's word, confirmed by how it ended. */
+static const char *derive_status(const struct spawn_res *res, double run_timeout,
+				 const json_t *dr, char **error)
+{
+	const char *said = dr ? jget_str(dr, "status", NULL) : NULL;
+	const char *derr = dr ? jget_str(dr, "error", NULL) : NULL;
+	if (res->timed_out) {
+		char *how = spawn_describe(res, run_timeout);
+		*error = xasprintf("hard timeout: %s", how ? how : "killed");
+		free(how);
+		return ST_HARD_TIMEOUT;
+	}
+	if (!dr) {
+		char *how = spawn_describe(res, 0);
+		*error = xasprintf("%s without a driver result", how ? how : "ended");
+		free(how);
+		return ST_FAILED;
+	}
+	int code = res->exited ? res->exit_code : -1;
+	if (said && !strcmp(said, ST_COMPLETE) && code == 0)
+		return ST_COMPLETE;
+	if (said && !strcmp(said, ST_INVALID) && code == 5) {
+		*error = xasprintf("invalid output: %s", derr ? derr : "validation failed");
+		return ST_INVALID;
+	}
+	char *how = spawn_describe(res, 0);
+	*error = derr ? xasprintf("%s (%s)", derr, how ? how : "?")
+		      : xasprintf("%s, driver said %s", how ? how : "?", said ? said : "nothing");
+	free(how);
+	if (said && !strcmp(said, ST_PARTIAL) && code == 4)
+		return ST_PARTIAL;
+	return ST_FAILED;
+}
+
+static json_t *copy_or(const json_t *dr, const char *key, json_t *def)
+{
+	json_t *v = dr ? json_object_get(dr, key) : NULL;
+	if (v) {
+		json_decref(def);
+		return json_deep_copy(v);
+	}
+	return def;
+}
+
+json_t *record_process_entry(const struct process_run *run)
+{
+	const struct spawn_res *res = run->res;
+	json_t *dr = driver_result(res);
+	char *error = NULL;
+	const char *status = derive_status(res, run->timeout_s, dr, &error);
+	json_t *e = json_object();
+	json_object_set_new(e, "status", json_string(status));
+	json_object_set_new(e, "exit_code", res->exited ? json_integer(res->exit_code) : json_null());
+	json_object_set_new(e, "attempt", json_integer(run->attempt));
+	json_object_set_new(e, "disturbed_reasons", json_array());
+	json_object_set_new(e, "command", run->command ? run->command : json_array());
+	json_object_set_new(e, "wall_s", json_real(res->wall_s));
+	json_object_set_new(e, "error", jstr_or_null(error));
+	json_object_set_new(e, "seed_hex", copy_or(dr, "seed_hex", json_null()));
+	json_object_set_new(e, "meta", copy_or(dr, "meta", json_null()));
+	json_t *trials = copy_or(dr, "trials", json_array());
+	json_object_set_new(e, "trials", trials);
+	json_object_set_new(e, "rss", copy_or(dr, "rss", json_null()));
+	json_object_set_new(e, "validation", copy_or(dr, "validation", json_null()));
+	json_object_set_new(e, "observed", copy_or(dr, "observed", json_null()));
+	json_object_set_new(e, "counter", copy_or(dr, "counter", json_null()));
+	json_object_set_new(e, "stderr_tail", tail_json(res->err_tail));
+	free(error);
+	json_decref(dr);
+	return e;
+}
+
+const char *record_process_status(const json_t *entry)
+{
+	return jget_str(entry, "status", ST_FAILED);
+}
+
+const char *record_process_error(const json_t *entry)
+{
+	return jget_str(entry, "error", "");
+}
+
+/* ---- disturbance (§4.4) ------------------------------------------------- */
+
+static void push_owned(json_t *a, char *s)
+{
+	json_array_append_new(a, json_string(s));
+	free(s);
+}
+
+json_t *record_disturbed_reasons(const json_t *entry, int max_invol, double ref_hz)
+{
+	json_t *reasons = json_array();
+	const json_t *counter = json_object_get(entry, "counter");
+	int perf = !strcmp(jget_str(counter, "name", ""), "perf-user-cycles");
+	const json_t *trials = json_object_get(entry, "trials");
+	size_t i;
+	json_t *t;
+	json_array_foreach(trials, i, t) {
+		long long invol = jget_int(t, "invol_switches", 0);
+		long long mig = jget_int(t, "migrations", 0);
+		double s = (double)jget_int(t, "ns", 0) / 1e9;
+		long long cyc = jget_int(t, "cycles", 0);
+		if (invol > max_invol)
+			push_owned(reasons, xasprintf(
+				"trial %zu: %lld involuntary context switch(es) (max %d)",
+				i, invol, max_invol));
+		if (mig > 0)
+			push_owned(reasons, xasprintf(
+				"trial %zu: %lld migration(s)", i, mig));
+		if (perf && ref_hz > 0 && s > 0.01 && cyc > 0 && (double)cyc / s < 0.95 * ref_hz)
+			push_owned(reasons, xasprintf(
+				"trial %zu: %.3f GHz effective, below 0.95 x reference %.3f GHz",
+				i, (double)cyc / s / 1e9, ref_hz / 1e9));
+	}
+	return reasons;
+}
+
+/* ---- trials -------------------------------------------------------------- */
+
+size_t record_flatten_trials(const json_t *processes, struct trial **out)
+{
+	size_t n = 0, i, j;
+	json_t *p, *t;
+	json_array_foreach(processes, i, p)
+		n += json_array_size(json_object_get(p, "trials"));
+	*out = n ? xcalloc(n, sizeof **out) : NULL;
+	n = 0;
+	json_array_foreach(processes, i, p) {
+		json_array_foreach(json_object_get(p, "trials"), j, t) {
+			struct trial *tr = &(*out)[n++];
+			json_t *c = json_object_get(t, "cycles");
+			tr->calls = (uint64_t)jget_int(t, "calls", 0);
+			tr->ns = (uint64_t)jget_int(t, "ns", 0);
+			tr->has_cycles = json_is_integer(c) && json_integer_value(c) > 0;
+			tr->cycles = tr->has_cycles ? (uint64_t)json_integer_value(c) : 0;
+		}
+	}
+	return n;
+}
+
+static json_t *flat_trials_json(const json_t *processes)
+{
+	json_t *a = json_array();
+	size_t i, j;
+	json_t *p, *t;
+	json_array_foreach(processes, i, p)
+		json_array_foreach(json_object_get(p, "trials"), j, t)
+			json_array_append_new(a, json_deep_copy(t));
+	return a;
+}
+
+/* ---- status -------------------------------------------------------------- */
+
+const char *record_status(const json_t *processes, int planned_trials)
+{
+	size_t i, trials = 0;
+	json_t *p;
+	if (!json_array_size(processes))
+		return ST_FAILED;
+	json_array_foreach(processes, i, p) {
+		const char *s = record_process_status(p);
+		trials += json_array_size(json_object_get(p, "trials"));
+		if (!strcmp(s, ST_HARD_TIMEOUT) || !strcmp(s, ST_INVALID))
+			return s;
+		if (strcmp(s, ST_COMPLETE))
+			return trials ? ST_PARTIAL : ST_FAILED;
+	}
+	return (int)trials == planned_trials ? ST_COMPLETE : ST_PARTIAL;
+}
+
+/* The first non-complete process's error, prefixed with its position. */
+static char *status_detail(const json_t *processes, const char *fallback)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach(processes, i, p)
+		if (strcmp(record_process_status(p), ST_COMPLETE))
+			return xasprintf("process %zu (attempt %lld): %s", i + 1,
+					 jget_int(p, "attempt", 0), record_process_error(p));
+	return fallback ? xstrdup(fallback) : NULL;
+}
+
+/* ---- pieces --------------------------------------------------------------- */
+
+json_t *record_plan_json(const struct plan *p)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "trials", json_integer(p->trials));
+	json_object_set_new(j, "iterations_per_trial", json_integer(p->iterations_per_trial));
+	json_object_set_new(j, "warmups", json_integer(p->warmups));
+	json_object_set_new(j, "separate_processes", json_boolean(p->separate_processes));
+	json_object_set_new(j, "estimated_s", json_real(p->estimated_s));
+	json_object_set_new(j, "timeout_per_process_s", json_real(p->timeout_per_process_s));
+	json_object_set_new(j, "t1_s", json_real(p->t1_s));
+	json_object_set_new(j, "setup_s", json_real(p->setup_s));
+	json_object_set_new(j, "reused_calibration", json_boolean(p->reused_calibration));
+	return j;
+}
+
+json_t *record_load_average(void)
+{
+	double l[3];
+	if (getloadavg(l, 3) != 3)
+		return json_null();
+	return json_pack("[fff]", l[0], l[1], l[2]);
+}
+
+static json_t *real_or_null(int ok, double v)
+{
+	return ok && isfinite(v) ? json_real(v) : json_null();
+}
+
+static void add_statistics(json_t *r, const json_t *processes)
+{
+	struct trial *t;
+	size_t n = record_flatten_trials(processes, &t);
+	struct timing_stats s;
+	int ok = n > 0;
+	if (ok)
+		stats_compute(t, n, &s);
+	else
+		memset(&s, 0, sizeof s);
+	int cyc = ok && s.has_mean_cycles;
+	json_object_set_new(r, "measurements", ok ? json_integer((json_int_t)s.measurements) : json_null());
+	json_object_set_new(r, "guide_100_measurements_met", ok ? json_boolean(s.guide_100_measurements_met) : json_null());
+	json_object_set_new(r, "mean_seconds", real_or_null(ok, s.mean_seconds));
+	json_object_set_new(r, "mean_cycles", real_or_null(cyc, s.mean_cycles));
+	json_object_set_new(r, "operations_per_second", real_or_null(ok, s.operations_per_second));
+	json_object_set_new(r, "median_trial_seconds", real_or_null(ok, s.median_trial_seconds));
+	json_object_set_new(r, "min_trial_seconds", real_or_null(ok, s.min_trial_seconds));
+	json_object_set_new(r, "max_trial_seconds", real_or_null(ok, s.max_trial_seconds));
+	json_object_set_new(r, "median_trial_cycles", real_or_null(cyc, s.median_trial_cycles));
+	json_object_set_new(r, "throughput_MB_per_second", json_null());
+	json_t *d = json_object();
+	json_object_set_new(d, "sd_trial_seconds", real_or_null(ok, s.sd_trial_seconds));
+	json_object_set_new(d, "cv_trial_seconds", real_or_null(ok, s.cv_trial_seconds));
+	json_object_set_new(d, "spread_trial_seconds", real_or_null(ok, s.spread_trial_seconds));
+	json_object_set_new(d, "sd_trial_cycles", real_or_null(cyc, s.sd_trial_cycles));
+	json_object_set_new(d, "cv_trial_cycles", real_or_null(cyc, s.cv_trial_cycles));
+	json_object_set_new(d, "spread_trial_cycles", real_or_null(cyc, s.spread_trial_cycles));
+	json_object_set_new(r, "dispersion", d);
+	json_object_set_new(r, "_noisy", json_boolean(ok && s.noisy));
+	free(t);
+}
+
+/* Max over processes of rss.<key> (bytes); null when none has it. */
+static json_t *max_rss(const json_t *processes, const char *key)
+{
+	long long best = -1;
+	size_t i;
+	json_t *p;
+	json_array_foreach(processes, i, p) {
+		long long v = jget_int(json_object_get(p, "rss"), key, -1);
+		if (v > best)
+			best = v;
+	}
+	return best < 0 ? json_null() : json_integer(best);
+}
+
+static void observed_merge(json_t *acc, const json_t *obs)
+{
+	const char *name;
+	json_t *o;
+	json_object_foreach((json_t *)obs, name, o) {
+		json_t *a = json_object_get(acc, name);
+		json_t *mn = json_object_get(o, "min"), *mx = json_object_get(o, "max");
+		if (!a || !json_is_integer(mn) || !json_is_integer(mx))
+			continue;
+		json_t *amn = json_object_get(a, "min"), *amx = json_object_get(a, "max");
+		if (!json_is_integer(amn) || json_integer_value(mn) < json_integer_value(amn))
+			json_object_set(a, "min", mn);
+		if (!json_is_integer(amx) || json_integer_value(mx) > json_integer_value(amx))
+			json_object_set(a, "max", mx);
+	}
+}
+
+static json_t *sizes_json(const json_t *processes)
+{
+	const json_t *meta = NULL;
+	static const char *const objs[] = { "pk", "sk", "ct", "ss" };
+	json_t *observed = json_object();
+	for (int k = 0; k < 4; k++)
+		json_object_set_new(observed, objs[k], json_pack("{snsn}", "min", "max"));
+	size_t i;
+	json_t *p;
+	json_array_foreach(processes, i, p) {
+		if (!meta && json_is_object(json_object_get(p, "meta")))
+			meta = json_object_get(p, "meta");
+		if (json_is_object(json_object_get(p, "observed")))
+			observed_merge(observed, json_object_get(p, "observed"));
+	}
+	json_t *s = json_object();
+	static const char *const api[] = { "pk_bytes", "sk_bytes", "ct_bytes", "ss_bytes" };
+	for (int k = 0; k < 4; k++)
+		json_object_set_new(s, api[k], meta ? json_integer(jget_int(meta, api[k], 0)) : json_null());
+	json_object_set_new(s, "signature_bytes", json_null());
+	json_object_set_new(s, "digest_bytes", json_null());
+	json_object_set_new(s, "observed", observed);
+	return s;
+}
+
+static json_t *first_process_field(const json_t *processes, const char *key)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach(processes, i, p) {
+		json_t *v = json_object_get(p, key);
+		if (json_is_object(v))
+			return json_deep_copy(v);
+	}
+	return json_null();
+}
+
+static json_t *counter_summary(const json_t *processes)
+{
+	json_t *c = first_process_field(processes, "counter");
+	if (json_is_object(c))
+		json_object_del(c, "why_fallback");
+	return c;
+}
+
+static json_t *borrowed(json_t *j)
+{
+	return j ? json_incref(j) : json_null();
+}
+
+json_t *record_build(const struct record_input *in)
+{
+	json_t *r = json_object();
+	const char *status = record_status(in->processes, in->plan ? in->plan->trials : -1);
+	char *detail = status_detail(in->processes, in->detail);
+	if (!strcmp(status, ST_COMPLETE)) {
+		free(detail);
+		detail = NULL;
+	}
+	json_object_set_new(r, "schema", evidence_schema(RECORD_KIND, RECORD_VERSION));
+	json_object_set_new(r, "status", json_string(status));
+	json_object_set_new(r, "status_detail", jstr_or_null(detail));
+	json_object_set_new(r, "candidate", jstr_or_null(in->candidate));
+	json_object_set_new(r, "label", jstr_or_null(in->label));
+	json_object_set_new(r, "instance", jstr_or_null(in->instance));
+	json_object_set_new(r, "variant", jstr_or_null(in->variant));
+	json_object_set_new(r, "flags", jstr_or_null(in->flags));
+	json_object_set_new(r, "operation", jstr_or_null(in->op));
+	json_object_set_new(r, "op_key", jstr_or_null(in->op));
+	json_object_set_new(r, "input_bytes", json_null());
+	json_object_set_new(r, "plan", in->plan ? record_plan_json(in->plan) : json_null());
+	json_object_set_new(r, "seed", json_pack("{ss*ss*}", "mode", in->seed_mode, "bytes_hex", in->seed_hex));
+	json_object_set_new(r, "inputs", json_pack("{ss*sn}", "mode", in->input_mode ? in->input_mode : "fixed", "pool_size"));
+	json_object_set_new(r, "kat", jstr_or_null(in->kat));
+	json_object_set_new(r, "kat_not_passed", json_boolean(in->kat_not_passed));
+	json_object_set_new(r, "library", jstr_or_null(in->library));
+	json_object_set_new(r, "library_sha256", jstr_or_null(in->library_sha256));
+	json_object_set_new(r, "kat_log", jstr_or_null(in->kat_log));
+	json_object_set_new(r, "kat_log_sha256", jstr_or_null(in->kat_log_sha256));
+	json_object_set_new(r, "host", borrowed(in->host));
+	json_object_set_new(r, "started_utc", jstr_or_null(in->started_utc));
+	json_object_set_new(r, "ended_utc", jstr_or_null(in->ended_utc));
+	json_object_set_new(r, "load_average_start", borrowed(in->load_average_start));
+	json_object_set_new(r, "load_average_end", borrowed(in->load_average_end));
+	json_object_set_new(r, "environment", borrowed(in->environment));
+	json_object_set_new(r, "cpu", json_integer(in->cpu));
+	json_object_set_new(r, "concurrent_cpus", json_pack("[i]", in->cpu));
+	json_object_set_new(r, "counter", counter_summary(in->processes));
+	json_object_set_new(r, "processes", json_deep_copy(in->processes));
+	json_object_set_new(r, "trials", flat_trials_json(in->processes));
+	add_statistics(r, in->processes);
+	json_t *noisy = json_incref(json_object_get(r, "_noisy"));
+	json_object_del(r, "_noisy");
+	json_object_set_new(r, "disturbed_retries", json_integer(in->disturbed_retries));
+	json_object_set_new(r, "noisy", noisy);
+	json_object_set_new(r, "sizes", sizes_json(in->processes));
+	json_object_set_new(r, "kex", json_null());
+	json_object_set_new(r, "build_flags", jstr_or_null(in->flags));
+	json_object_set_new(r, "baseline_rss_bytes", max_rss(in->processes, "baseline"));
+	json_object_set_new(r, "peak_rss_bytes", max_rss(in->processes, "peak"));
+	json_object_set_new(r, "timing_scope", json_string("per_call_loop"));
+	free(detail);
+	return r;
+}
+
+/* ---- resume --------------------------------------------------------------- */
+
+static int plan_matches(const json_t *j, const struct plan *p)
+{
+	return json_is_object(j) &&
+	       jget_int(j, "trials", -1) == p->trials &&
+	       jget_int(j, "iterations_per_trial", -1) == p->iterations_per_trial &&
+	       jget_int(j, "warmups", -1) == p->warmups &&
+	       jget_bool(j, "separate_processes", -1) == !!p->separate_processes;
+}
+
+int record_fp_matches(const json_t *rec, const struct record_fp *fp, char **why)
+{
+	const char *sha = jget_str(rec, "library_sha256", "");
+	const char *seed = jget_str(json_object_get(rec, "seed"), "mode", "");
+	const char *inputs = jget_str(json_object_get(rec, "inputs"), "mode", "");
+	if (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION))
+		*why = xasprintf("schema is not ngcc-perf/record/%d", RECORD_VERSION);
+	else if (fp->library_sha256 && strcmp(sha, fp->library_sha256))
+		*why = xasprintf("library changed (sha256 %.12s… now %.12s…)", sha, fp->library_sha256);
+	else if (fp->plan && !plan_matches(json_object_get(rec, "plan"), fp->plan))
+		*why = xstrdup("plan changed (trials, iterations or warm-ups)");
+	else if (fp->seed_mode && strcmp(seed, fp->seed_mode))
+		*why = xasprintf("seed mode changed (%s, now %s)", seed, fp->seed_mode);
+	else if (fp->input_mode && strcmp(inputs, fp->input_mode))
+		*why = xasprintf("input mode changed (%s, now %s)", inputs, fp->input_mode);
+	else
+		return 1;
+	return 0;
+}
+
+enum unit_state record_classify(const char *path, const struct record_fp *fp, char **why)
+{
+	*why = NULL;
+	if (!path_exists(path))
+		return UNIT_MISSING;
+	char *err = NULL;
+	json_t *rec = evidence_load(path, &err);
+	if (!rec) {
+		*why = xasprintf("corrupt record %s: %s", path, err ? err : "unreadable");
+		free(err);
+		return UNIT_CORRUPT;
+	}
+	if (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION) ||
+	    !json_is_string(json_object_get(rec, "status"))) {
+		*why = xasprintf("corrupt record %s: no ngcc-perf/record/%d schema or status",
+				 path, RECORD_VERSION);
+		json_decref(rec);
+		return UNIT_CORRUPT;
+	}
+	const char *status = jget_str(rec, "status", "");
+	enum unit_state st;
+	if (strcmp(status, ST_COMPLETE)) {
+		*why = xasprintf("record %s is %s", path, status);
+		st = UNIT_REDO;
+	} else {
+		st = record_fp_matches(rec, fp, why) ? UNIT_DONE : UNIT_STALE;
+	}
+	json_decref(rec);
+	return st;
+}
