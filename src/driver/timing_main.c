@@ -99,25 +99,6 @@ static void set_failure(const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * The loader's only need from util.c.  Defining it here keeps util.o out of
- * this program: util.o references OpenSSL (sha256_hex), and libcrypto would
- * add about 1.4 MiB to every published RSS figure.
- */
-char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("ngcc-perf-driver: out of memory\n", stderr);
-		exit(DRV_OPFAIL);
-	}
-	return s;
-}
-
 /* ---- memory facts (method §8) ------------------------------------- */
 
 static long long statm_resident_bytes(void)
