@@ -164,9 +164,9 @@ static json_t *os_pretty_name_json(void)
 /* Tool versions do not change while we run: ask each once. */
 static const char *cached_version(int which)
 {
-	static char *line[2];
-	static int asked[2];
-	static const char *const prog[2] = { "cc", "make" };
+	static char *line[1];
+	static int asked[1];
+	static const char *const prog[1] = { "cc" };
 
 	if (!asked[which]) {
 		asked[which] = 1;
@@ -367,7 +367,10 @@ static void add_identity(json_t *env, int cpu)
 	json_object_set_new(env, "os", os_pretty_name_json());
 	json_object_set_new(env, "kernel", have_uname ? json_string(u.release) : json_null());
 	json_object_set_new(env, "compiler", jstr_or_null(cached_version(0)));
-	json_object_set_new(env, "build_tool", jstr_or_null(cached_version(1)));
+	/* Candidates are compiled by `ngcc-perf build` itself, which runs the
+	 * compiler directly: no Makefile or CMake file of theirs is used. */
+	json_object_set_new(env, "build_tool",
+			    json_string("ngcc-perf " NGCC_VERSION " (direct compiler invocation)"));
 	free(online);
 }
 
