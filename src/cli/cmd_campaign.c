@@ -1,15 +1,18 @@
 /*
  * cmd_campaign.c — `ngcc-perf campaign PACKAGE|ID... --run DIR [options]`:
- * add (for package paths), build, kat, then calibrate and measure, all in
- * this process by calling the other commands (method §2).  Instances whose
- * KAT did not pass are still timed and marked; BUILDFAIL, LOADFAIL and
- * CRASH instances are not timed.
+ * add (for package paths), build, kat, then calibrate and measure, profile,
+ * and finally the report pages, all in this process by calling the other
+ * phases (method §2).  Instances whose KAT did not pass are still timed and
+ * marked; BUILDFAIL, LOADFAIL and CRASH instances are not timed.
  */
 #include "campaign/engine.h"
+#include "campaign/memory.h"
+#include "campaign/profile.h"
 #include "cli/cli.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "package/discover.h"
+#include "report/report_write.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -29,18 +32,24 @@ static void campaign_usage(FILE *out)
 		"\n"
 		"Run the whole pipeline for the given submission packages (paths; added\n"
 		"as candidates unless already present) or candidate ids: add, build,\n"
-		"kat, calibrate and measure.  Instances whose KAT did not pass are still\n"
-		"timed and marked kat_not_passed; BUILDFAIL, LOADFAIL and CRASH\n"
-		"instances are not timed.  Rerunning the same command resumes.\n"
+		"kat, calibrate, measure, the memory pass, profile and report.\n"
+		"Instances whose KAT did not pass are still timed and marked\n"
+		"kat_not_passed; BUILDFAIL, LOADFAIL and CRASH instances are not timed.\n"
+		"Rerunning the same command resumes.\n"
 		"The host is checked first: an unfixed host is refused (exit 2) unless\n"
-		"--allow-unfixed-host is given.\n"
+		"--allow-unfixed-host is given.  The pages (and <run>/size_audit.json)\n"
+		"are written as by `ngcc-perf report`; their location is printed.\n"
 		"\n"
 		"Options (as for measure):\n"
 		"%s"
+		"  --out DIR            folder of the pages (default: <workspace>/reports)\n"
+		"  --no-memory-pass     skip the memory pass (method §8) after measure\n"
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit: 0 every record complete; 1 some record failed or an instance was\n"
-		"not timed; 2 usage or refusal; 3 bad input; 4 system error.\n",
+		"Exit: 0 every phase succeeded (all KATs PASS, every record and profile\n"
+		"complete, pages written); 1 some check failed, record or profile failed\n"
+		"or an instance was not timed; 2 usage or refusal; 3 bad input; 4 system\n"
+		"error.\n",
 		engine_options_help);
 }
 
@@ -164,6 +173,10 @@ static int measure_phase(struct engine_opts *o, const struct strlist *ids)
 	for (size_t i = 0; i < ids->n; i++)
 		sl_push(&o->ids, ids->items[i]);
 	int rc = engine_begin(&e, o, "measure");
+	/* The memory pass runs on the same benchmark CPU, now off our
+	 * affinity. */
+	if (o->cpu < 0)
+		o->cpu = e.cpu;
 	if (rc == EXIT_OK) {
 		rc = engine_measure(&e);
 		if (rc == EXIT_OK && e.not_timed.n)
@@ -174,11 +187,65 @@ static int measure_phase(struct engine_opts *o, const struct strlist *ids)
 	return rc;
 }
 
+/* The worse of two exit codes (they grow with severity). */
+static int worse(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Render the run's pages like `ngcc-perf report` and say where they are. */
+static int report_phase(const struct cli_ctx *ctx, const char *run, const char *out_arg,
+			const struct strlist *ids)
+{
+	char *out = out_arg ? ws_resolve(ctx, out_arg) : ws_path(ctx, "reports");
+	struct report_written done;
+	int rc = report_write_run(ctx->workspace, run, out, NULL, NULL, &done);
+	if (rc == EXIT_OK) {
+		printf("campaign: %zu page(s) in %s\n", done.n_pages, out);
+		printf("  summary:    %s/%s/index.md\n", out, done.system_id);
+		for (size_t i = 0; i < ids->n; i++) {
+			char *page = xasprintf("%s/%s/%s.md", out, done.system_id, ids->items[i]);
+			if (path_is_file(page))
+				printf("  candidate:  %s\n", page);
+			free(page);
+		}
+		printf("  size audit: %s/size_audit.json\n", run);
+		report_written_free(&done);
+	}
+	free(out);
+	return rc;
+}
+
+/* Remove `--out DIR` / `--out=DIR` (ours, not the engine's) from argv. */
+static const char *take_out_option(int *argc, char **argv)
+{
+	const char *out = NULL;
+	int w = 1;
+	for (int r = 1; r < *argc; r++) {
+		if (!strcmp(argv[r], "--")) {
+			while (r < *argc)
+				argv[w++] = argv[r++];
+			break;
+		}
+		if (!strcmp(argv[r], "--out") && r + 1 < *argc)
+			out = argv[++r];
+		else if (str_starts_with(argv[r], "--out="))
+			out = argv[r] + 6;
+		else
+			argv[w++] = argv[r];
+	}
+	*argc = w;
+	argv[w] = NULL;
+	return out;
+}
+
 int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct engine_opts o;
 	struct strlist ids = STRLIST_INIT, args = STRLIST_INIT;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
+	const char *pages_out = take_out_option(&argc, argv);
+	int memory_pass = !memory_strip_option(&argc, argv);
 	int rc = engine_parse_cli(argc, argv, &o, campaign_usage);
 	if (rc) {
 		engine_opts_free(&o);
@@ -204,6 +271,16 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 		if (b > EXIT_FAILED || k > EXIT_FAILED)
 			ngcc_warning("campaign: build exited %d and kat %d; measuring what was built", b, k);
 		rc = measure_phase(&o, &ids);
+		/* Profile and report only when measuring ran: a refusal or an
+		 * error of our own stops the chain. */
+		if (rc <= EXIT_FAILED) {
+			memory_record_option(&o, memory_pass);
+			if (memory_pass)
+				rc = worse(rc, memory_phase(&o));
+			rc = worse(rc, profile_phase(&o));
+			rc = worse(rc, report_phase(ctx, run, pages_out, &ids));
+		}
+		rc = worse(rc, worse(b, k));
 	}
 	free(run);
 out:

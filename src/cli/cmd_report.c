@@ -2,20 +2,17 @@
  * cmd_report.c — `ngcc-perf report --run DIR [--out DIR] [--system ID]`:
  * render the Markdown pages (report-format §5–§9) from a run directory's
  * evidence and the workspace's build/ and catalogs, and write them
- * atomically under the output folder.  Rendering is a pure function of the
- * loaded data (src/report/report.h), so the same data gives the same bytes.
+ * atomically under the output folder, with the run's size_audit.json
+ * (report/report_write.h, shared with `campaign`).  Rendering is a pure
+ * function of the loaded data (src/report/report.h), so the same data
+ * gives the same bytes.
  */
 #include "cli/cli.h"
-#include "evidence/atomic.h"
-#include "report/dataset.h"
-#include "report/report.h"
+#include "report/report_write.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
 
 static void report_usage(FILE *out)
 {
@@ -29,6 +26,8 @@ static void report_usage(FILE *out)
 		"optional workspace catalogs (systems.csv, survey.conf, external_sizes.csv,\n"
 		"security_targets.csv, summary_notes.csv, kat_issues.csv, size_notes.csv,\n"
 		"report.json).  Pages are written atomically; their paths are printed.\n"
+		"The run's size audit (API, observed and catalog lengths) is written to\n"
+		"<run>/size_audit.json.\n"
 		"\n"
 		"Options:\n"
 		"  --run DIR      run directory (relative paths are taken from the workspace)\n"
@@ -37,26 +36,8 @@ static void report_usage(FILE *out)
 		"                 the campaign's host, else the campaign's system id)\n"
 		"  -h, --help     show this help\n"
 		"\n"
-		"Exit: 0 pages written; 2 usage; 3 missing or corrupt run data; 4 cannot\n"
-		"write a page.\n");
-}
-
-static int write_pages(const char *out, const struct report_out *pages)
-{
-	for (size_t i = 0; i < pages->n; i++) {
-		char *path = path_join(out, pages->f[i].path);
-		char *dir = path_dirname(path);
-		if (mkdir_p(dir, 0755) || atomic_write(path, pages->f[i].data, pages->f[i].len)) {
-			ngcc_error("cannot write %s: %s; check the --out folder", path, strerror(errno));
-			free(dir);
-			free(path);
-			return EXIT_SYSTEM;
-		}
-		printf("%s\n", path);
-		free(dir);
-		free(path);
-	}
-	return EXIT_OK;
+		"Exit: 0 pages written; 2 usage; 3 missing or corrupt run data or a bad\n"
+		"external_sizes.csv; 4 cannot write a page.\n");
 }
 
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
@@ -86,20 +67,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	char *run = ws_resolve(ctx, run_arg);
 	char *out = out_arg ? ws_resolve(ctx, out_arg) : ws_path(ctx, "reports");
-	struct dataset ds;
-	char *err = NULL;
-	int rc = EXIT_OK;
-	if (dataset_load_run(&ds, ctx->workspace, run, system, &err)) {
-		ngcc_error("%s", err ? err : run);
-		rc = EXIT_INPUT;
-	} else {
-		struct report_out pages;
-		report_render(&ds, 1, &pages);
-		rc = write_pages(out, &pages);
-		report_out_free(&pages);
-	}
-	dataset_free(&ds);
-	free(err);
+	int rc = report_write_run(ctx->workspace, run, out, system, stdout, NULL);
 	free(out);
 	free(run);
 	return rc;

@@ -314,3 +314,13 @@ void campaign_add_note(json_t *doc, const char *note)
 			return;
 	json_array_append_new(notes, json_string(note));
 }
+
+void campaign_set_option(json_t *doc, const char *key, json_t *value)
+{
+	json_t *opts = json_object_get(doc, "options");
+	if (!json_is_object(opts)) {
+		opts = json_object();
+		json_object_set_new(doc, "options", opts);
+	}
+	json_object_set_new(opts, key, value);
+}

@@ -55,5 +55,7 @@ void campaign_add_host_problems(json_t *doc, const json_t *problems);
 void campaign_add_override(json_t *doc, json_t *entry /* stolen */);
 void campaign_set_environment(json_t *doc, const char *key, const json_t *env);
 void campaign_add_note(json_t *doc, const char *note);
+/* Set options.<key> (value stolen), e.g. memory_pass. */
+void campaign_set_option(json_t *doc, const char *key, json_t *value);
 
 #endif

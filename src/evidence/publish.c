@@ -15,6 +15,7 @@
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/publish_util.h"
+#include "evidence/size_audit.h"
 #include "package/conf.h"
 #include "util/util.h"
 
@@ -403,24 +404,20 @@ static int publish_build(struct pub *p)
 
 static int publish_campaign(struct pub *p)
 {
-	int rc;
 	relativize(p, p->campaign);
-	rc = write_json(p, "campaign.json", p->campaign);
-	char *sa = path_join(p->o->run, "size_audit.json");
-	if (!rc && path_is_file(sa)) {
-		char *err = NULL;
-		json_t *j = evidence_load(sa, &err);
-		if (!j) {
-			ngcc_error("corrupt %s (%s)", sa, err ? err : "unreadable");
-			rc = -1;
-		} else {
-			relativize(p, j);
-			rc = write_json(p, "size_audit.json", j);
-		}
-		free(err);
-		json_decref(j);
-	}
-	free(sa);
+	return write_json(p, "campaign.json", p->campaign);
+}
+
+/* size_audit.json is recomputed from what is published (deferred instances
+ * left out), exactly as validate recomputes it; the run's copy is not used. */
+static int publish_size_audit(struct pub *p)
+{
+	char *err = NULL;
+	int rc = size_audit_write_published(p->tmp, p->sys, &err);
+	if (rc)
+		ngcc_error("cannot write the size audit of data/%s: %s", p->sys,
+			   err ? err : "unknown error");
+	free(err);
 	return rc;
 }
 
@@ -745,6 +742,8 @@ static int build_tree(struct pub *p, struct evidence_list *ev)
 	if (carry_other_systems(p) || publish_campaign(p) || write_evidence(p, ev) ||
 	    publish_build(p) || publish_record(p) || copy_catalogs(p))
 		return EXIT_SYSTEM;
+	if (publish_size_audit(p))
+		return EXIT_INPUT;
 	if (render_pages(p))
 		return EXIT_INPUT;
 	if (scan_absolute(p))

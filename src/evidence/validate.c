@@ -1,11 +1,13 @@
 /* validate.c — see validate.h. */
 #include "evidence/validate.h"
+#include "evidence/size_audit.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/memory.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
@@ -510,6 +512,25 @@ static void check_profile(struct val *v, const char *rel, const json_t *p)
 	free(op);
 }
 
+/* ---- (4b) memory records ---------------------------------------------------------------- */
+
+static void check_memory(struct val *v, const char *rel, const json_t *m)
+{
+	char *key = NULL, *op = NULL, *why = NULL;
+	if (evidence_key(rel, &key, &op)) {
+		problem(v, rel, "not a memory/<cand>/<label>__<op>.json file");
+		return;
+	}
+	if (v->instances && !json_object_get(v->instances, key))
+		problem(v, rel, "instance %s is not in build.json", key);
+	check_unfixed(v, rel, m);
+	if (memory_recompute_check(m, &why))
+		problem(v, rel, "%s (recomputed from the per_call arrays)", why ? why : "derived values differ");
+	free(why);
+	free(key);
+	free(op);
+}
+
 static void check_evidence(struct val *v)
 {
 	for (size_t i = 0; i < v->n_files; i++) {
@@ -520,6 +541,9 @@ static void check_evidence(struct val *v)
 		else if (str_starts_with(rel, "profile/") &&
 			 !evidence_check_schema(j, PROFILE_KIND, PROFILE_VERSION))
 			check_profile(v, rel, j);
+		else if (str_starts_with(rel, "memory/") &&
+			 !evidence_check_schema(j, MEMORY_KIND, MEMORY_VERSION))
+			check_memory(v, rel, j);
 		else if (!str_starts_with(rel, "profile/") && strchr(rel, '/') &&
 			 jget_bool(json_object_get(j, "host"), "unfixed", 0))
 			check_unfixed(v, rel, j);
@@ -689,6 +713,7 @@ int validate_dataset(const char *dataset, const struct validate_opts *o,
 	load_systems_csv(dataset, &csv_ids, &have_csv);
 	for (size_t i = 0; i < systems.n; i++)
 		validate_system(&v, systems.items[i], &csv_ids, have_csv);
+	v.c.problems += size_audit_check(dataset, v.out);
 	check_pages(&v);
 	check_site(&v);
 	fprintf(v.out, "%zu timing record(s), %zu profile(s), %zu KAT log(s), %zu problem(s); "

@@ -248,8 +248,9 @@ static void summary_row(struct csv_out *c, const struct dataset *ds,
 	csv_json(c, json_object_get(j, "baseline_rss_bytes"));
 	csv_json(c, json_object_get(j, "peak_rss_bytes"));
 	csv_json(c, max_process_rss(j, "op_peak"));
-	csv_null(c);   /* stack_peak_bytes: memory pass records, not loaded */
-	csv_null(c);   /* heap_peak_bytes */
+	const json_t *mem = ds_find_memory(in, r->op);   /* the memory pass's record */
+	csv_json(c, mem ? json_object_get(mem, "stack_peak_bytes") : NULL);
+	csv_json(c, mem ? json_object_get(mem, "heap_peak_bytes") : NULL);
 	size_field(c, cat, 2, json_object_get(sizes, "pk_bytes"));
 	csv_json(c, json_object_get(sizes, "sk_bytes"));
 	size_field(c, cat, 3, json_object_get(sizes, "ct_bytes"));

@@ -213,6 +213,23 @@ static int load_json_dir(const char *root, const char *kind, struct ds_candidate
 }
 
 /* Extension records of one kind: listed for A.9, never parsed here. */
+/* The JSON of a memory record; NULL for other kinds, an unreadable file
+ * or another schema version (treated as absent, like a survey). */
+static json_t *load_memory_json(const char *root, const char *kind, const char *cand,
+				const char *name)
+{
+	if (strcmp(kind, "memory"))
+		return NULL;
+	char *path = xasprintf("%s/%s/%s/%s", root, kind, cand, name);
+	json_t *j = evidence_load(path, NULL);
+	free(path);
+	if (j && evidence_check_schema(j, "memory", 1)) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
 static void load_extra_dir(const char *root, const char *kind, struct ds_candidate *c)
 {
 	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
@@ -225,8 +242,10 @@ static void load_extra_dir(const char *root, const char *kind, struct ds_candida
 		struct ds_instance *in = find_or_add_instance(c, stem);
 		in->extra_item = xrealloc(in->extra_item, (in->n_extra + 1) * sizeof(char *));
 		in->extra_path = xrealloc(in->extra_path, (in->n_extra + 1) * sizeof(char *));
+		in->extra_json = xrealloc(in->extra_json, (in->n_extra + 1) * sizeof(json_t *));
 		in->extra_item[in->n_extra] = xasprintf("%s %s", kind, op);
-		in->extra_path[in->n_extra++] = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
+		in->extra_path[in->n_extra] = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
+		in->extra_json[in->n_extra++] = load_memory_json(root, kind, c->id, names.items[i]);
 		free(stem);
 		free(op);
 	}
@@ -663,8 +682,10 @@ void dataset_free(struct dataset *ds)
 			for (size_t r = 0; r < in->n_extra; r++) {
 				free(in->extra_item[r]);
 				free(in->extra_path[r]);
+				json_decref(in->extra_json[r]);
 			}
 			free(in->extra_item);
+			free(in->extra_json);
 			free(in->extra_path);
 			free(in->rec);
 			free(in->prof);
@@ -741,6 +762,17 @@ const struct ds_profile *ds_find_profile(const struct ds_instance *in, const cha
 	for (size_t i = 0; i < in->n_prof; i++)
 		if (!strcmp(in->prof[i].op, op))
 			return &in->prof[i];
+	return NULL;
+}
+
+const json_t *ds_find_memory(const struct ds_instance *in, const char *op)
+{
+	for (size_t i = 0; i < in->n_extra; i++) {
+		const json_t *j = in->extra_json[i];
+		if (j && !strcmp(jget_str(j, "operation", ""), op) &&
+		    !strcmp(jget_str(j, "status", ""), "complete"))
+			return j;
+	}
 	return NULL;
 }
 

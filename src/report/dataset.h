@@ -52,6 +52,7 @@ struct ds_instance {
 	/* extension records (memory/, samples/, pool/): "<kind> <op>" and
 	 * the path relative to the evidence root, §4 order within a kind */
 	char **extra_item, **extra_path;
+	json_t **extra_json;  /* memory/ records ("ngcc-perf/memory/1"), else NULL */
 	size_t n_extra;
 };
 
@@ -103,6 +104,9 @@ const struct ds_profile *ds_find_profile(const struct ds_instance *in, const cha
 /* The record's flattened status: "complete" or something else. */
 int ds_record_complete(const struct ds_record *r);
 int ds_profile_complete(const struct ds_profile *p);
+/* The complete memory record (memory/<cand>/<stem>__<op>.json) of an
+ * operation, or NULL. */
+const json_t *ds_find_memory(const struct ds_instance *in, const char *op);
 /* Catalog row whose first field is id (and second is label when label is
  * not NULL); NULL when none. */
 char **csv_find(const struct csv_table *t, const char *id, const char *label);

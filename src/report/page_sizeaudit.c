@@ -1,7 +1,8 @@
 /*
  * page_sizeaudit.c — size-audit.md (report-format §9): where each size
  * figure comes from, the automatic audit of API, observed and catalog
- * lengths (only the rows that differ), and curated notes.
+ * lengths (only the rows that differ; computed by evidence/size_audit.h,
+ * like size_audit.json), and curated notes.
  */
 #include "report/pages.h"
 
@@ -10,119 +11,72 @@
 #include <string.h>
 
 #include "evidence/json.h"
+#include "evidence/size_audit.h"
 #include "report/format.h"
 
 #define DASH FMT_DASH
 
-struct object {
-	const char *key, *name;
-	int catalog_col;   /* column in external_sizes.csv, 0 = none */
-};
-
-static const struct object objects[] = {
-	{ "pk", "public key", 2 }, { "sk", "secret key", 0 }, { "ct", "ciphertext", 3 },
-	{ "ss", "shared secret", 0 }, { "signature", "signature", 4 },
-};
-
-static size_t row_ncols(const struct csv_table *t, char **row)
+/* Object names on the page, for the keys of the audit. */
+static const char *object_name(const char *key)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i] == row)
-			return t->ncols[i];
-	return 0;
+	static const char *const names[][2] = {
+		{ "pk", "public key" }, { "sk", "secret key" }, { "ct", "ciphertext" },
+		{ "ss", "shared secret" }, { "signature", "signature" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(names[i][0], key))
+			return names[i][1];
+	return key;
 }
 
-/* API value, observed range over the instance's records; 0 when none. */
-static int sizes_of(const struct ds_instance *in, const char *obj, long long *api,
-		    long long *mn, long long *mx)
+static void audit_row(struct md_page *md, const struct dataset *ds, const json_t *inst,
+		      const json_t *o)
 {
-	char key[32];
-	snprintf(key, sizeof key, "%s_bytes", obj);
-	int seen = 0;
-	*api = -1;
-	for (size_t k = 0; k < in->n_rec; k++) {
-		const json_t *s = json_object_get(in->rec[k].j, "sizes");
-		const json_t *a = json_object_get(s, key);
-		if (json_is_integer(a))
-			*api = json_integer_value(a);
-		const json_t *o = json_object_get(json_object_get(s, "observed"), obj);
-		const json_t *lo = json_object_get(o, "min"), *hi = json_object_get(o, "max");
-		if (!json_is_integer(lo) || !json_is_integer(hi))
-			continue;
-		if (!seen || json_integer_value(lo) < *mn)
-			*mn = json_integer_value(lo);
-		if (!seen || json_integer_value(hi) > *mx)
-			*mx = json_integer_value(hi);
-		seen = 1;
-	}
-	return seen || *api >= 0;
+	char a[FMT_MAX], ob[2 * FMT_MAX], ca[2 * FMT_MAX];
+	const json_t *obs = json_object_get(o, "observed");
+	long long api = jget_int(o, "api", -1), cat = jget_int(o, "catalog", -1);
+	long long mn = jget_int(obs, "min", 0), mx = jget_int(obs, "max", 0);
+	snprintf(a, sizeof a, "%lld", api);
+	if (!json_is_object(obs))
+		snprintf(ob, sizeof ob, "%s", DASH);
+	else if (mn == mx)
+		snprintf(ob, sizeof ob, "%lld", mn);
+	else
+		snprintf(ob, sizeof ob, "%lld\xe2\x80\x93%lld", mn, mx);
+	if (cat >= 0)
+		snprintf(ca, sizeof ca, "%lld (%s)", cat, jget_str(o, "basis", "encoded"));
+	else
+		snprintf(ca, sizeof ca, "%s", DASH);
+	const char *cand = jget_str(inst, "candidate", "");
+	char *id = xasprintf("[%s](%s/%s.md)", cand, ds->system_id, cand);
+	char *label = md_code(jget_str(inst, "label", ""));
+	const char *cells[7] = { id, label, object_name(jget_str(o, "object", "")),
+		api >= 0 ? a : DASH, ob, ca, jget_str(o, "classification", "") };
+	md_row(md, cells);
+	free(id);
+	free(label);
 }
 
-static const char *classify(long long api, int observed, long long mn, long long mx, long long cat)
-{
-	if (!observed)
-		return "missing";
-	if (api >= 0 && mx > api)
-		return "wrong API length";
-	if (cat >= 0 && (cat < mn || cat > mx))
-		return "encoding differs";
-	if (api >= 0 && mx < api)
-		return "padded capacity";
-	return NULL;
-}
-
+/* The differing rows of the audit (evidence/size_audit.h, the same
+ * computation as size_audit.json); returns their number. */
 static int audit_rows(struct md_page *md, const struct dataset *ds)
 {
 	static const char *const hdr[] = { "id", "instance", "object", "API", "observed",
 		"catalog (basis)", "classification" };
+	json_t *audit = size_audit_compute(ds);
 	int rows = 0;
-	for (size_t i = 0; i < ds->n_cand; i++) {
-		const struct ds_candidate *c = &ds->cand[i];
-		if (!strcmp(c->type, "hash"))
-			continue;
-		for (size_t k = 0; k < c->n_inst; k++) {
-			const struct ds_instance *in = &c->inst[k];
-			if (in->optimized)
+	size_t i, k;
+	json_t *inst, *o;
+	json_array_foreach(json_object_get(audit, "instances"), i, inst) {
+		json_array_foreach(json_object_get(inst, "objects"), k, o) {
+			if (!json_is_string(json_object_get(o, "classification")))
 				continue;
-			char **row = csv_find(&ds->external_sizes, c->id, in->label);
-			size_t nc = row_ncols(&ds->external_sizes, row);
-			for (size_t o = 0; o < sizeof objects / sizeof *objects; o++) {
-				long long api, mn = 0, mx = 0, cat = -1;
-				if (!sizes_of(in, objects[o].key, &api, &mn, &mx))
-					continue;
-				int observed = mx > 0 || mn > 0;
-				int col = objects[o].catalog_col;
-				if (row && col && (size_t)col < nc && *row[col])
-					cat = strtoll(row[col], NULL, 10);
-				if (api < 0 && cat < 0 && !observed)
-					continue;
-				const char *cls = classify(api, observed, mn, mx, cat);
-				if (!cls)
-					continue;
-				if (!rows++)
-					md_table(md, hdr, 7);
-				char a[FMT_MAX], ob[2 * FMT_MAX], ca[2 * FMT_MAX];
-				snprintf(a, sizeof a, "%lld", api);
-				if (!observed)
-					snprintf(ob, sizeof ob, "%s", DASH);
-				else if (mn == mx)
-					snprintf(ob, sizeof ob, "%lld", mn);
-				else
-					snprintf(ob, sizeof ob, "%lld\xe2\x80\x93%lld", mn, mx);
-				if (cat >= 0)
-					snprintf(ca, sizeof ca, "%lld (%s)", cat, nc > 5 ? row[5] : "encoded");
-				else
-					snprintf(ca, sizeof ca, "%s", DASH);
-				char *id = xasprintf("[%s](%s/%s.md)", c->id, ds->system_id, c->id);
-				char *inst = md_code(in->label);
-				const char *cells[7] = { id, inst, objects[o].name, api >= 0 ? a : DASH,
-					ob, ca, cls };
-				md_row(md, cells);
-				free(id);
-				free(inst);
-			}
+			if (!rows++)
+				md_table(md, hdr, 7);
+			audit_row(md, ds, inst, o);
 		}
 	}
+	json_decref(audit);
 	return rows;
 }
 

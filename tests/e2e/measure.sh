@@ -238,8 +238,8 @@ python3 - "$cws/runs/c" <<'EOF' || fail "campaign evidence"
 import json, os, sys
 run = sys.argv[1]
 c = json.load(open(f"{run}/campaign.json"))
-assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure"], c["phases"]
-assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0], c["phases"]
+assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure", "memory", "profile"], c["phases"]
+assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0, 0, 0], c["phases"]
 assert c["started_utc"] <= c["phases"][0]["started_utc"]
 recs = os.listdir(f"{run}/records/examplekem")
 assert len(recs) == 6, recs

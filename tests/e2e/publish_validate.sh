@@ -59,7 +59,8 @@ for k, e in b.items():
     assert not e["library"].startswith("/"), e["library"]
 p = load("publish.json")
 assert p["schema"] == "ngcc-perf/publish/1" and p["options"]["publish_unfixed"] is True
-assert len(p["unfixed_records"]) == 6, p["unfixed_records"]
+assert len([r for r in p["unfixed_records"] if r.startswith("records/")]) == 6, p["unfixed_records"]
+assert len([r for r in p["unfixed_records"] if r.startswith("memory/")]) == 6, p["unfixed_records"]
 # No file holds an absolute path of the workspace.
 for root, _, files in os.walk(ds):
     for f in files:

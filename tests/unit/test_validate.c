@@ -25,6 +25,7 @@
 #include "evidence/publish.h"
 #include "evidence/publish_util.h"
 #include "evidence/validate.h"
+#include "evidence/size_audit.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -218,6 +219,7 @@ static char *make_dataset(int unfixed)
 
 	struct rendered_pages pages;
 	char *err = NULL;
+	assert_int_equal(size_audit_write_published(dir, SYS, &err), 0);
 	assert_int_equal(pages_render_dataset(dir, &pages, &err), 0);
 	assert_true(pages.n > 0);
 	for (size_t i = 0; i < pages.n; i++) {

@@ -1,0 +1,461 @@
+/* memory.c — see memory.h (method §8, R5, R6). */
+#include "campaign/memory.h"
+
+#include "campaign/rundir.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long memory_calls(double t1_s)
+{
+	if (!(t1_s > 0))
+		return MEMORY_MAX_CALLS;
+	double n = floor(MEMORY_CALL_BUDGET_S / (2 * t1_s));
+	if (n < 1)
+		return 1;
+	return n > MEMORY_MAX_CALLS ? MEMORY_MAX_CALLS : (long)n;
+}
+
+double memory_timeout_s(long calls, double t1_s, double setup_s)
+{
+	return 3 * 2 * (double)calls * (t1_s > 0 ? t1_s : 0) + 3 * setup_s + 120;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+struct mem_stats {
+	long long calls;
+	long long stack_max, heap_max;  /* -1: none */
+	double allocs_mean;             /* < 0: none */
+};
+
+static int int_array(const json_t *a, long long *max, double *sum, size_t *n)
+{
+	size_t i;
+	json_t *v;
+	*max = -1;
+	*sum = 0;
+	*n = json_array_size(a);
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return -1;
+		long long x = json_integer_value(v);
+		if (x > *max)
+			*max = x;
+		*sum += (double)x;
+	}
+	return json_is_array(a) ? 0 : -1;
+}
+
+/* From rec's per_call arrays; -1 when they are malformed or unequal. */
+static int compute_stats(const json_t *rec, struct mem_stats *s)
+{
+	const json_t *pc = json_object_get(rec, "per_call");
+	long long amax;
+	double ssum, hsum, asum;
+	size_t ns, nh, na;
+	if (int_array(json_object_get(pc, "stack_peak_bytes"), &s->stack_max, &ssum, &ns) ||
+	    int_array(json_object_get(pc, "heap_peak_bytes"), &s->heap_max, &hsum, &nh) ||
+	    int_array(json_object_get(pc, "allocations"), &amax, &asum, &na) ||
+	    ns != nh || ns != na)
+		return -1;
+	s->calls = (long long)ns;
+	s->allocs_mean = ns ? asum / (double)ns : -1;
+	return 0;
+}
+
+static json_t *int_or_null(long long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+void memory_derive(json_t *rec)
+{
+	struct mem_stats s = { 0, -1, -1, -1 };
+	if (compute_stats(rec, &s))
+		s = (struct mem_stats){ 0, -1, -1, -1 };
+	json_object_set_new(rec, "calls", json_integer(s.calls));
+	json_object_set_new(rec, "stack_peak_bytes", int_or_null(s.stack_max));
+	json_object_set_new(rec, "heap_peak_bytes", int_or_null(s.heap_max));
+	json_object_set_new(rec, "allocations_per_call",
+			    s.allocs_mean < 0 ? json_null() : json_real(s.allocs_mean));
+}
+
+static int same_int(const json_t *v, long long want)
+{
+	return want < 0 ? json_is_null(v) : json_is_integer(v) && json_integer_value(v) == want;
+}
+
+int memory_recompute_check(const json_t *rec, char **why)
+{
+	struct mem_stats s;
+	if (compute_stats(rec, &s)) {
+		*why = xstrdup("per_call arrays missing, unequal in length or not byte counts");
+		return -1;
+	}
+	const json_t *mean = json_object_get(rec, "allocations_per_call");
+	int mean_ok = s.allocs_mean < 0 ? json_is_null(mean) :
+		      json_is_number(mean) &&
+		      fabs(json_number_value(mean) - s.allocs_mean) <= 1e-9 * (1 + s.allocs_mean);
+	if (!same_int(json_object_get(rec, "calls"), s.calls))
+		*why = xasprintf("calls is not the number of per_call entries (%lld)", s.calls);
+	else if (!same_int(json_object_get(rec, "stack_peak_bytes"), s.stack_max))
+		*why = xasprintf("stack_peak_bytes is not the maximum of per_call (%lld)", s.stack_max);
+	else if (!same_int(json_object_get(rec, "heap_peak_bytes"), s.heap_max))
+		*why = xasprintf("heap_peak_bytes is not the maximum of per_call (%lld)", s.heap_max);
+	else if (!mean_ok)
+		*why = xasprintf("allocations_per_call is not the mean of per_call (%.17g)", s.allocs_mean);
+	else
+		return 0;
+	return -1;
+}
+
+/* ---- the option ------------------------------------------------------------- */
+
+int memory_strip_option(int *argc, char **argv)
+{
+	int found = 0, k = 1;
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[k++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], MEMORY_NO_PASS_OPTION))
+			found = 1;
+		else
+			argv[k++] = argv[i];
+	}
+	*argc = k;
+	argv[k] = NULL;
+	return found;
+}
+
+static int option_cb(json_t *doc, void *ctx)
+{
+	campaign_set_option(doc, "memory_pass", json_boolean(*(int *)ctx));
+	return 0;
+}
+
+void memory_record_option(const struct engine_opts *o, int enabled)
+{
+	if (!o->run)
+		return;
+	char *run = o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+	if (!mkdir_p(run, 0755))
+		campaign_update(o->workspace, run, option_cb, &enabled);
+	free(run);
+}
+
+/* ---- one unit -------------------------------------------------------------------- */
+
+struct pass {
+	struct engine *e;
+	char *prog;
+	int complete, failures;
+	int refused;
+};
+
+/* The unit's complete timing record of the same library, or NULL. */
+static json_t *timing_record(const struct engine *e, const struct unit *u)
+{
+	char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
+	json_t *rec = path_exists(path) ? evidence_load(path, NULL) : NULL;
+	free(path);
+	if (rec && (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION) ||
+		    strcmp(jget_str(rec, "status", ""), ST_COMPLETE) ||
+		    strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
+static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		json_t *v = json_object_get(from, *keys);
+		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
+	}
+}
+
+struct run_facts {
+	const json_t *timing;
+	json_t *command;          /* borrowed */
+	struct spawn_res *res;    /* NULL: not started */
+	json_t *result;           /* the program's fd-3 JSON, or NULL */
+	long calls;
+	double timeout_s;
+	const char *started, *ended;
+	json_t *load_start, *load_end;
+};
+
+static const char *run_status(const struct run_facts *f, char **detail)
+{
+	const struct spawn_res *r = f->res;
+	if (!r) {
+		*detail = xstrdup("the memory program could not be started");
+		return ST_FAILED;
+	}
+	if (r->timed_out) {
+		*detail = spawn_describe(r, f->timeout_s);
+		return ST_HARD_TIMEOUT;
+	}
+	if (!f->result) {
+		char *how = spawn_describe(r, f->timeout_s);
+		*detail = xasprintf("no result from the memory program (%s)", how);
+		free(how);
+		return ST_FAILED;
+	}
+	if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(f->result, "status", ""), ST_COMPLETE)) {
+		const char *err = jget_str(f->result, "error", NULL);
+		char *how = spawn_describe(r, f->timeout_s);
+		*detail = err ? xasprintf("%s (%s)", err, how) : how;
+		if (err)
+			free(how);
+		return ST_FAILED;
+	}
+	if (jget_int(f->result, "calls", 0) != f->calls) {
+		*detail = xasprintf("%lld of %ld calls made", jget_int(f->result, "calls", 0), f->calls);
+		return ST_FAILED;
+	}
+	*detail = NULL;
+	return ST_COMPLETE;
+}
+
+static json_t *process_json(const struct run_facts *f, const char *status, const char *detail)
+{
+	json_t *p = json_object();
+	json_object_set_new(p, "status", json_string(status));
+	json_object_set_new(p, "exit_code", f->res && f->res->exited ? json_integer(f->res->exit_code) : json_null());
+	json_object_set_new(p, "command", json_incref(f->command));
+	json_object_set_new(p, "wall_s", f->res ? json_real(f->res->wall_s) : json_null());
+	json_object_set_new(p, "error", jstr_or_null(detail));
+	json_object_set_new(p, "stderr_tail", jstr_or_null(f->res ? f->res->err_tail : NULL));
+	return p;
+}
+
+static json_t *result_value(const struct run_facts *f, const char *key)
+{
+	json_t *v = json_object_get(f->result, key);
+	return v ? json_deep_copy(v) : json_null();
+}
+
+static json_t *build_record(const struct engine *e, const struct unit *u, const struct run_facts *f)
+{
+	static const char *const identity[] = { "candidate", "label", "instance", "variant", "flags",
+		"operation", "op_key", "input_bytes", NULL };
+	static const char *const inputs[] = { "seed", "inputs", "kat", "kat_not_passed", "library",
+		"library_sha256", "kat_log", "kat_log_sha256", NULL };
+	static const char *const counter[] = { "counter", NULL };
+	char *detail = NULL;
+	const char *status = run_status(f, &detail);
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", evidence_schema(MEMORY_KIND, MEMORY_VERSION));
+	json_object_set_new(j, "status", json_string(status));
+	if (detail)
+		json_object_set_new(j, "status_detail", json_string(detail));
+	copy_keys(j, f->timing, identity);
+	json_object_set_new(j, "plan", json_pack("{s:I, s:f, s:f, s:f}", "calls", (json_int_t)f->calls,
+						 "timeout_s", f->timeout_s, "t1_s", u->t1_s,
+						 "setup_s", u->setup_s));
+	copy_keys(j, f->timing, inputs);
+	json_object_set_new(j, "host", json_deep_copy(e->host_state));
+	json_object_set_new(j, "started_utc", json_string(f->started));
+	json_object_set_new(j, "ended_utc", json_string(f->ended));
+	json_object_set_new(j, "load_average_start", json_incref(f->load_start));
+	json_object_set_new(j, "load_average_end", json_incref(f->load_end));
+	json_object_set_new(j, "environment", json_deep_copy(e->env));
+	json_object_set_new(j, "cpu", json_integer(e->cpu));
+	copy_keys(j, f->timing, counter);
+	json_object_set_new(j, "process", process_json(f, status, detail));
+	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
+	json_object_set_new(j, "timing_record", json_string(timing_path));
+	free(timing_path);
+	json_t *pc = json_object_get(f->result, "per_call");
+	json_object_set_new(j, "per_call", json_is_object(pc) ? json_deep_copy(pc) :
+			    json_pack("{s:[], s:[], s:[]}", "stack_peak_bytes", "heap_peak_bytes",
+				      "allocations"));
+	memory_derive(j);
+	static const char *const facts[] = { "heap_table_overflow", "heap_counting", "loaded_rss_bytes",
+		"baseline_rss_bytes", "op_peak_rss_bytes", "op_peak_method", "empty_stack_bytes",
+		"stack_bytes", NULL };
+	for (const char *const *k = facts; *k; k++)
+		json_object_set_new(j, *k, result_value(f, *k));
+	free(detail);
+	return j;
+}
+
+static void push(struct strlist *argv, json_t *shown, char *s)
+{
+	json_array_append_new(shown, json_string(s));
+	sl_push_owned(argv, s);
+}
+
+/* Run the memory program for u; returns the record (never NULL). */
+static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *timing)
+{
+	struct engine *e = ps->e;
+	struct strlist argv = STRLIST_INIT;
+	struct run_facts f;
+	char started[32], ended[32];
+	memset(&f, 0, sizeof f);
+	f.timing = timing;
+	f.calls = memory_calls(u->t1_s);
+	f.timeout_s = memory_timeout_s(f.calls, u->t1_s, u->setup_s);
+	if (e->o.max_timeout_s > 0 && f.timeout_s > e->o.max_timeout_s)
+		f.timeout_s = e->o.max_timeout_s;
+	f.command = json_array();
+	sl_push(&argv, ps->prog);
+	json_array_append_new(f.command, json_string(MEMORY_PROGRAM_SHOWN));
+	push(&argv, f.command, xstrdup("--lib"));
+	push(&argv, f.command, xstrdup(u->library));
+	push(&argv, f.command, xstrdup("--op"));
+	push(&argv, f.command, xstrdup(u->op));
+	push(&argv, f.command, xstrdup("--calls"));
+	push(&argv, f.command, xasprintf("%ld", f.calls));
+	push(&argv, f.command, xstrdup("--cpu"));
+	push(&argv, f.command, xasprintf("%d", e->cpu));
+	char **av = xcalloc(argv.n + 1, sizeof *av);
+	for (size_t i = 0; i < argv.n; i++)
+		av[i] = argv.items[i];
+	struct spawn_req req = {
+		.path = ps->prog, .argv = av, .cwd = e->o.workspace, .cpu = e->cpu,
+		.timeout_s = f.timeout_s,
+		.lim = { .fsize_bytes = 256ull << 20 },
+		.want_result = 1, .tail_bytes = 2000,
+	};
+	struct spawn_res res;
+	memset(&res, 0, sizeof res);
+	utc_now_iso(started);
+	f.load_start = record_load_average();
+	int ran = !spawn_run(&req, &res);
+	utc_now_iso(ended);
+	f.load_end = record_load_average();
+	f.started = started;
+	f.ended = ended;
+	f.res = ran ? &res : NULL;
+	if (ran && res.result && res.result_len)
+		f.result = json_loads(res.result, 0, NULL);
+	json_t *rec = build_record(e, u, &f);
+	json_decref(f.result);
+	json_decref(f.command);
+	json_decref(f.load_start);
+	json_decref(f.load_end);
+	if (ran)
+		spawn_res_free(&res);
+	free(av);
+	sl_free(&argv);
+	return rec;
+}
+
+static void print_memory(const struct unit *u, const json_t *rec)
+{
+	const char *status = jget_str(rec, "status", "?");
+	if (strcmp(status, ST_COMPLETE)) {
+		printf("MEMORY %s %s %s %s: %s\n", u->cand, u->label, u->op, status,
+		       jget_str(rec, "status_detail", ""));
+		return;
+	}
+	printf("MEMORY %s %s %s complete: stack %lld B, heap %lld B, %.3g allocations/call, "
+	       "operation peak RSS %lld B (%s)\n", u->cand, u->label, u->op,
+	       jget_int(rec, "stack_peak_bytes", -1), jget_int(rec, "heap_peak_bytes", -1),
+	       jget_real(rec, "allocations_per_call", 0), jget_int(rec, "op_peak_rss_bytes", -1),
+	       jget_str(rec, "op_peak_method", "?"));
+}
+
+enum resume { RESUME_RUN, RESUME_KEEP, RESUME_GIVE_UP };
+
+static enum resume check_existing(struct pass *ps, const struct unit *u, const char *path)
+{
+	if (!path_exists(path))
+		return RESUME_RUN;
+	char *err = NULL;
+	json_t *rec = evidence_load(path, &err);
+	enum resume r = RESUME_RUN;
+	if (!rec || evidence_check_schema(rec, MEMORY_KIND, MEMORY_VERSION))
+		ngcc_warning("corrupt memory record %s (%s); redoing it", path,
+			     err ? err : "unknown schema");
+	else if (!strcmp(jget_str(rec, "status", ""), ST_COMPLETE) &&
+		 !strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))
+		r = RESUME_KEEP;
+	else if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE) &&
+		 rundir_attempts(ps->e->run, MEMORY_KIND, u->cand, u->stem) + 1 >= RUNDIR_MAX_ATTEMPTS)
+		r = RESUME_GIVE_UP;
+	if (r == RESUME_RUN && rundir_move_to_attempts(ps->e->run, MEMORY_KIND, u->cand, u->stem) < 0)
+		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
+	json_decref(rec);
+	free(err);
+	return r;
+}
+
+static void memory_unit(struct pass *ps, struct unit *u)
+{
+	struct engine *e = ps->e;
+	json_t *timing = timing_record(e, u);
+	if (!timing)
+		return; /* only complete timing records get a memory record */
+	/* The calibration's figures, as the timing record planned with them. */
+	const json_t *plan = json_object_get(timing, "plan");
+	u->t1_s = jget_real(plan, "t1_s", 0);
+	u->setup_s = jget_real(plan, "setup_s", 0);
+	char *path = rundir_unit_path(e->run, MEMORY_KIND, u->cand, u->stem);
+	enum resume r = check_existing(ps, u, path);
+	if (r == RESUME_KEEP) {
+		ps->complete++;
+	} else if (r == RESUME_GIVE_UP) {
+		fprintf(stderr, "%s %s %s: memory pass failed %d times; giving up (see %s)\n",
+			u->cand, u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
+		ps->failures++;
+	} else {
+		json_t *rec = run_unit(ps, u, timing);
+		char *dir = path_dirname(path);
+		if (engine_env_still_equal(e)) {
+			ps->refused = 1;
+		} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
+			ngcc_error("cannot write %s: %s", path, strerror(errno));
+			ps->failures++;
+		} else {
+			print_memory(u, rec);
+			if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
+				ps->failures++;
+			else
+				ps->complete++;
+		}
+		free(dir);
+		json_decref(rec);
+	}
+	free(path);
+	json_decref(timing);
+}
+
+int memory_phase(const struct engine_opts *o)
+{
+	struct engine e;
+	struct pass ps = { &e, NULL, 0, 0, 0 };
+	int rc = engine_begin(&e, o, "memory");
+	if (rc == EXIT_OK) {
+		ps.prog = ngcc_program(MEMORY_PROGRAM_NAME);
+		if (!path_is_file(ps.prog)) {
+			ngcc_error("the memory program %s is missing; run `make` in the ngcc-perf tree, "
+				   "or pass %s", ps.prog, MEMORY_NO_PASS_OPTION);
+			rc = EXIT_SYSTEM;
+		} else {
+			for (size_t i = 0; i < e.n_units && !ps.refused; i++)
+				memory_unit(&ps, &e.units[i]);
+			rc = ps.refused ? EXIT_USAGE : ps.failures ? EXIT_FAILED : EXIT_OK;
+			fprintf(stderr, "memory: %d record(s) complete, %d not complete; run %s\n",
+				ps.complete, ps.failures, e.run);
+		}
+		engine_end(&e, rc);
+	}
+	free(ps.prog);
+	engine_free(&e);
+	return rc;
+}

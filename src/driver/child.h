@@ -1,0 +1,23 @@
+/*
+ * child.h — what every child program that runs candidate code does the
+ * same way: pin itself to the benchmark CPU, keep its result descriptor
+ * out of the candidate's way, and write its one JSON result there.
+ * Only libc and jansson.
+ */
+#ifndef NGCC_CHILD_H
+#define NGCC_CHILD_H
+
+#include <jansson.h>
+
+/* Pin to cpu; a failure is reported on stderr as "<prog>: ...". */
+void child_pin_cpu(const char *prog, int cpu);
+/* Move the result pipe (SPAWN_RESULT_FD) to a close-on-exec descriptor
+ * >= 64: a library that writes to fd 3, or closes it, must not corrupt or
+ * lose our result.  Returns the descriptor to write to, or -1 when fd 3
+ * was not open. */
+int child_hide_result_fd(void);
+/* Write j (compact, keys in order, doubles with 17 digits) and a newline
+ * to fd; fd < 0 is reported on stderr as not written. */
+void child_write_result(const char *prog, int fd, const json_t *j);
+
+#endif

@@ -1,0 +1,83 @@
+/* report_write.c — see report_write.h. */
+#include "report/report_write.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/atomic.h"
+#include "evidence/size_audit.h"
+#include "report/dataset.h"
+#include "report/report.h"
+#include "util/util.h"
+
+static int write_pages(const char *out_dir, const struct report_out *pages, FILE *list)
+{
+	for (size_t i = 0; i < pages->n; i++) {
+		char *path = path_join(out_dir, pages->f[i].path);
+		char *dir = path_dirname(path);
+		int rc = mkdir_p(dir, 0755) || atomic_write(path, pages->f[i].data, pages->f[i].len);
+		if (rc)
+			ngcc_error("cannot write %s: %s; check the output folder", path,
+				   strerror(errno));
+		else if (list)
+			fprintf(list, "%s\n", path);
+		free(dir);
+		free(path);
+		if (rc)
+			return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+/* The audit goes into the run, beside the evidence it is computed from. */
+static int write_size_audit(const struct dataset *ds, const char *run)
+{
+	char *path = path_join(run, SIZE_AUDIT_FILE), *err = NULL;
+	int rc = EXIT_OK;
+	if (size_audit_catalog_check(ds, &err)) {
+		ngcc_error("%s; fix the workspace catalog and run report again", err);
+		rc = EXIT_INPUT;
+	} else if (size_audit_write(ds, path, &err)) {
+		ngcc_error("%s", err);
+		rc = EXIT_SYSTEM;
+	}
+	free(err);
+	free(path);
+	return rc;
+}
+
+int report_write_run(const char *workspace, const char *run, const char *out_dir,
+		     const char *system, FILE *list, struct report_written *done)
+{
+	struct dataset ds;
+	char *err = NULL;
+	int rc;
+	if (done)
+		memset(done, 0, sizeof *done);
+	if (dataset_load_run(&ds, workspace, run, system, &err)) {
+		ngcc_error("%s", err ? err : run);
+		rc = EXIT_INPUT;
+	} else {
+		rc = write_size_audit(&ds, run);
+	}
+	if (rc == EXIT_OK) {
+		struct report_out pages;
+		report_render(&ds, 1, &pages);
+		rc = write_pages(out_dir, &pages, list);
+		if (rc == EXIT_OK && done) {
+			done->system_id = xstrdup(ds.system_id);
+			done->n_pages = pages.n;
+		}
+		report_out_free(&pages);
+	}
+	dataset_free(&ds);
+	free(err);
+	return rc;
+}
+
+void report_written_free(struct report_written *done)
+{
+	free(done->system_id);
+	memset(done, 0, sizeof *done);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# campaign.sh — `campaign` runs the whole chain on the example package:
+# add, build, kat, measure, profile and report in one command on an
+# unfixed host.  It exits 0, leaves complete timing records and profiles,
+# <run>/size_audit.json and the pages, prints where the pages are, and a
+# second identical command (with --out) resumes and succeeds without
+# measuring again.
+set -euo pipefail
+: "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+ws=$(mktemp -d /tmp/ngcc-e2e-campaign.XXXXXX)
+trap 'rm -rf "$ws"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+campaign() {
+	"$NGCC_BIN/ngcc-perf" -C "$ws" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/c \
+		--trial-target 0.01 --trials 2 --allow-unfixed-host=test "$@"
+}
+
+rc=0
+campaign >"$ws/c1.out" 2>"$ws/c1.err" || rc=$?
+[ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/c1.err")"
+run=$ws/runs/c
+sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
+	"$run/campaign.json")
+
+python3 - "$run" <<'PY' || fail "evidence of the run"
+import json, os, sys
+run = sys.argv[1]
+def load(p):
+    with open(os.path.join(run, p)) as f:
+        return json.load(f)
+labels = ("ExampleKEM-128", "ExampleKEM-256")
+for lab in labels:
+    for op in ("keygen", "enc", "dec"):
+        r = load(f"records/examplekem/{lab}__{op}.json")
+        assert r["status"] == "complete", (lab, op, r["status"])
+        assert len(r["trials"]) == 2, len(r["trials"])
+        p = load(f"profile/examplekem/{lab}__{op}.json")
+        assert p["status"] == "complete", (lab, op, p["status"])
+a = load("size_audit.json")
+assert a["schema"] == "ngcc-perf/size-audit/1", a["schema"]
+assert a["catalog_present"] is False
+got = [(i["candidate"], i["label"]) for i in a["instances"]]
+assert got == [("examplekem", l) for l in labels], got
+for inst in a["instances"]:
+    objs = {o["object"]: o for o in inst["objects"]}
+    assert sorted(objs) == ["ct", "pk", "sk", "ss"], sorted(objs)
+    for o in objs.values():
+        # the example package returns exactly its API lengths
+        assert o["observed"] == {"min": o["api"], "max": o["api"]}, o
+        assert o["classification"] is None, o
+phases = [p["phase"] for p in load("campaign.json")["phases"]]
+for ph in ("build", "kat", "measure", "profile"):
+    assert ph in phases, (ph, phases)
+PY
+
+page=$ws/reports/$sys/examplekem.md
+[ -f "$page" ] || fail "no candidate page $page"
+for h in '## 1. Basic information' '## 2. Assessment environment' \
+	 '## 3. Functional testing (KAT)' '## 4. Performance' '## 5. Resource consumption' \
+	 '## 6. Transmission and storage overhead' '## Symmetric primitives' \
+	 '## 7. Raw evidence index' '## Beyond the guide'; do
+	grep -qxF "$h" "$page" || fail "candidate page lacks '$h'"
+done
+# sections in the seed order
+order=$(grep -nE '^## (3\.|4\.|5\.|6\.|7\.|Beyond)' "$page" | cut -d: -f1 | tr '\n' ' ')
+[ "$order" = "$(tr ' ' '\n' <<<"$order" | grep . | sort -n | tr '\n' ' ')" ] ||
+	fail "sections out of order: $order"
+grep -qF '| `ExampleKEM-128` | guide | PASS |' "$page" || fail "KAT row"
+grep -qF '| `ExampleKEM-256` | keygen |' "$page" || fail "performance row"
+for f in index.md size-audit.md symmetric-survey.md "$sys/index.md" "$sys/method.md"; do
+	[ -f "$ws/reports/$f" ] || fail "missing page $f"
+done
+grep -qxF "  summary:    $ws/reports/$sys/index.md" "$ws/c1.out" || fail "summary path not printed: $(tail -5 "$ws/c1.out")"
+grep -qxF "  candidate:  $page" "$ws/c1.out" || fail "candidate path not printed"
+
+# The same command resumes: the records are kept as they are, and the
+# pages are written again (to the folder named by --out).
+sum_records() { find "$run/records" -type f -print0 | sort -z | xargs -0 sha256sum; }
+before=$(sum_records)
+rc=0
+campaign --out again >"$ws/c2.out" 2>"$ws/c2.err" || rc=$?
+[ "$rc" = 0 ] || fail "resumed campaign exited $rc: $(tail -20 "$ws/c2.err")"
+grep -q "measure: 6 record(s) complete" "$ws/c2.err" || fail "resume: $(grep measure: "$ws/c2.err")"
+[ "$before" = "$(sum_records)" ] || fail "a resume without new work changed the records"
+[ -f "$ws/again/$sys/examplekem.md" ] || fail "--out not honoured"
+grep -qxF "  candidate:  $ws/again/$sys/examplekem.md" "$ws/c2.out" || fail "--out path not printed"
+echo "campaign e2e: ok"
