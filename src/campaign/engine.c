@@ -4,6 +4,7 @@
 #include "campaign/rundir.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "host/env.h"
@@ -166,38 +167,38 @@ static int kat_measurable(const json_t *inst, char **why)
 	return 0;
 }
 
+struct kat_issue_match {
+	const char *path, *cand, *label;
+	char *cause;
+};
+
+static int match_kat_issue_row(char *f[SEMI_FIELDS], void *ctx)
+{
+	struct kat_issue_match *m = ctx;
+	if (!f[2] || strcmp(str_trim(f[0]), m->cand) || strcmp(str_trim(f[2]), "exclude"))
+		return 0;
+	regex_t re;
+	if (regcomp(&re, str_trim(f[1]), REG_EXTENDED | REG_NOSUB)) {
+		ngcc_warning("%s: invalid Label expression '%s' for %s; row ignored", m->path, f[1],
+			     m->cand);
+		return 0;
+	}
+	if (!regexec(&re, m->label, 0, NULL, 0))
+		m->cause = xstrdup(f[3] ? str_trim(f[3]) : "no cause given");
+	regfree(&re);
+	return m->cause != NULL;
+}
+
 /* kat_issues.csv (method §2.2): `ID;Label;Action;Cause`, Label a regular
  * expression found anywhere in the label; Action `exclude` is never timed.
  * Returns the cause (malloc'd) of the first matching exclude row, or NULL. */
 static char *kat_issue_exclusion(const char *ws, const char *cand, const char *label)
 {
-	char *path = path_join(ws, "kat_issues.csv"), *data = NULL, *found = NULL, *save = NULL;
-	size_t len;
-	if (read_file(path, &data, &len)) {
-		free(path);
-		return NULL;
-	}
-	for (char *line = strtok_r(data, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[4] = { NULL }, *fs = NULL, *p = line;
-		if (*str_trim(line) == '#' || !*line)
-			continue;
-		for (int i = 0; i < 4 && (f[i] = strtok_r(p, ";", &fs)); i++)
-			p = NULL;
-		if (!f[2] || strcmp(str_trim(f[0]), cand) || strcmp(str_trim(f[2]), "exclude"))
-			continue;
-		regex_t re;
-		if (regcomp(&re, str_trim(f[1]), REG_EXTENDED | REG_NOSUB)) {
-			ngcc_warning("%s: invalid Label expression '%s' for %s; row ignored", path, f[1], cand);
-			continue;
-		}
-		if (!regexec(&re, label, 0, NULL, 0))
-			found = xstrdup(f[3] ? str_trim(f[3]) : "no cause given");
-		regfree(&re);
-	}
-	free(data);
+	char *path = path_join(ws, "kat_issues.csv");
+	struct kat_issue_match m = { path, cand, label, NULL };
+	semicolon_rows(path, match_kat_issue_row, &m);
 	free(path);
-	return found;
+	return m.cause;
 }
 
 static char *instance_type(const char *ws, const char *cand, const char *label)
@@ -315,19 +316,10 @@ static int list_units(struct engine *e)
 		for (size_t i = 0; i < e->o.ids.n; i++)
 			sl_push(&ids, e->o.ids.items[i]);
 	} else {
+		/* build/<id>/build.json, as build_json_path() names it */
 		char *dir = path_join(e->o.workspace, "build");
-		DIR *d = opendir(dir);
-		struct dirent *de;
-		while (d && (de = readdir(d))) {
-			char *bj = build_json_path(e->o.workspace, de->d_name);
-			if (de->d_name[0] != '.' && path_is_file(bj))
-				sl_push(&ids, de->d_name);
-			free(bj);
-		}
-		if (d)
-			closedir(d);
+		dir_list_having(dir, "build.json", &ids);
 		free(dir);
-		sl_sort(&ids);
 	}
 	int rc = 0;
 	for (size_t i = 0; i < ids.n && !rc; i++)

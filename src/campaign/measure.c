@@ -63,6 +63,15 @@ static void fingerprint(const struct unit *u, struct record_fp *fp)
 	fp->input_mode = INPUT_MODE;
 }
 
+/* What the user is told when stale complete records stop the phase. */
+static int refuse_if_stale(int stale)
+{
+	if (stale)
+		ngcc_error("%d complete record(s) no longer match their inputs; pass --redo-stale "
+			   "to redo them (the old files go to attempts/), or use another --run", stale);
+	return stale ? -1 : 0;
+}
+
 /* Decide per unit; returns -1 if a stale record refuses the phase. */
 static int classify_all(struct measure_state *m)
 {
@@ -108,10 +117,7 @@ static int classify_all(struct measure_state *m)
 		free(why);
 		free(path);
 	}
-	if (stale)
-		ngcc_error("%d complete record(s) no longer match their inputs; pass --redo-stale "
-			   "to redo them (the old files go to attempts/), or use another --run", stale);
-	return stale ? -1 : 0;
+	return refuse_if_stale(stale);
 }
 
 /* Before any calibration runs: a complete record of a library that has
@@ -131,10 +137,7 @@ static int refuse_stale_libraries(struct engine *e)
 		free(why);
 		free(path);
 	}
-	if (stale)
-		ngcc_error("%d complete record(s) no longer match their inputs; pass --redo-stale "
-			   "to redo them (the old files go to attempts/), or use another --run", stale);
-	return stale ? -1 : 0;
+	return refuse_if_stale(stale);
 }
 
 /* ---- one unit -------------------------------------------------------------------- */

@@ -1,9 +1,9 @@
 /* rundir.c — see rundir.h. */
 #include "campaign/rundir.h"
 #include "evidence/atomic.h"
+#include "evidence/fsutil.h"
 #include "util/util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,19 +28,14 @@ int rundir_prepare(const char *run)
 void rundir_sweep(const char *dir)
 {
 	atomic_sweep_stale(dir);
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *p = path_join(dir, e->d_name);
-		if (path_is_dir(p))
-			rundir_sweep(p);
+	struct strlist subdirs = STRLIST_INIT;
+	dir_list(dir, DIR_PICK_DIRS, &subdirs);
+	for (size_t i = 0; i < subdirs.n; i++) {
+		char *p = path_join(dir, subdirs.items[i]);
+		rundir_sweep(p);
 		free(p);
 	}
-	closedir(d);
+	sl_free(&subdirs);
 }
 
 char *rundir_stem(const char *label, const char *op)

@@ -8,11 +8,11 @@
  * candidate behind and never damages the one being replaced.
  */
 #include "cli/cli.h"
+#include "kat/katcompare.h"
 #include "package/conf.h"
 #include "package/discover.h"
 #include "package/extract.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -67,32 +67,6 @@ static char *resolve_input(const struct cli_ctx *ctx, const char *user)
 
 /* ---- KAT manifest ---- */
 
-static int is_hex64(const char *s, size_t n)
-{
-	if (n != 64)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
-static int valid_mode(const char *m)
-{
-	const char *colon = strchr(m, ':');
-	size_t n = colon ? (size_t)(colon - m) : strlen(m);
-	if (!((n == 6 && !strncmp(m, "strict", 6)) || (n == 5 && !strncmp(m, "nolen", 5))))
-		return 0;
-	if (!colon)
-		return 1;
-	const char *d = colon + 1;
-	if (!*d || *d == '0')
-		return 0;
-	for (; *d; d++)
-		if (!isdigit((unsigned char)*d))
-			return 0;
-	return 1;
-}
 
 /* One manifest line; returns NULL if fine, else what is wrong. */
 static char *check_manifest_line(char *line, struct strlist *labels)
@@ -101,13 +75,15 @@ static char *check_manifest_line(char *line, struct strlist *labels)
 	if (!*p || *p == '#')
 		return NULL;
 	size_t hn = strcspn(p, " \t");
-	if (!is_hex64(p, hn))
+	if (!kat_is_sha256_hex(p, hn))
 		return xasprintf("expected a 64-digit SHA-256 in hex first, got '%.*s'", (int)hn, p);
 	p += hn;
 	p += strspn(p, " \t");
 	size_t mn = strcspn(p, " \t");
+	/* the same grammar `kat` applies when it reads the manifest */
 	char *mode = xstrndup(p, mn);
-	int mode_ok = valid_mode(mode);
+	struct kat_mode parsed;
+	int mode_ok = kat_mode_parse(mode, &parsed) == 0;
 	free(mode);
 	if (!mode_ok)
 		return xasprintf("mode must be strict or nolen, optionally with :N (N > 0), got '%.*s'",

@@ -10,8 +10,8 @@
 #include "build/build.h"
 #include "cli/cli.h"
 #include "evidence/build_json.h"
+#include "evidence/fsutil.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -52,24 +52,10 @@ struct printer {
 
 static int list_candidates(const char *workspace, struct strlist *ids)
 {
+	/* no candidates folder: nothing added yet, an empty list */
 	char *dir = path_join(workspace, "candidates");
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	if (!d) {
-		free(dir);
-		return 0;
-	}
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *conf = xasprintf("%s/%s/candidate.conf", dir, de->d_name);
-		if (path_is_file(conf))
-			sl_push(ids, de->d_name);
-		free(conf);
-	}
-	closedir(d);
+	dir_list_having(dir, "candidate.conf", ids);
 	free(dir);
-	sl_sort(ids);
 	return 0;
 }
 

@@ -17,12 +17,12 @@
 #include "cli/cli.h"
 #include "evidence/atomic.h"
 #include "evidence/build_json.h"
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
 #include "package/conf.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -133,25 +133,13 @@ static void kat_usage(FILE *out)
 static int list_candidates(const struct cli_ctx *ctx, struct strlist *ids)
 {
 	char *dir = ws_path(ctx, "candidates");
-	DIR *d = opendir(dir);
-	if (!d) {
+	if (dir_list_having(dir, "candidate.conf", ids)) {
 		ngcc_error("no candidates in workspace %s (%s: %s); add one with "
 			   "`ngcc-perf add PACKAGE`", ctx->workspace, dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *conf = ws_path(ctx, "candidates/%s/candidate.conf", de->d_name);
-		if (path_is_file(conf))
-			sl_push(ids, de->d_name);
-		free(conf);
-	}
-	closedir(d);
 	free(dir);
-	sl_sort(ids);
 	return 0;
 }
 

@@ -10,15 +10,10 @@
 #include "report/report.h"
 #include "report/site.h"
 
-#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef NGCC_VERSION
-#define NGCC_VERSION "0.0.0"
-#endif
 
 int cmd_site(int argc, char **argv, const struct cli_ctx *ctx);
 
@@ -52,142 +47,43 @@ static void site_usage(FILE *out)
 		"2 usage or refused --out; 3 missing or corrupt data; 4 cannot write.\n");
 }
 
-/* The systems of a published dataset: systems.csv order for those with
- * data, then any other data/<SYS>/ in byte order. */
-static void published_systems(const char *dir, struct strlist *ids)
+/* A run directory: one system read with the workspace's build/ and
+ * catalogs, like `report --run`. */
+static int render_run(const char *dir, const char *system, const struct cli_ctx *ctx,
+		      struct site_files *site, char **err)
 {
-	struct strlist present = STRLIST_INIT;
-	char *data = path_join(dir, "data");
-	DIR *d = opendir(data);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		char *p = path_join(data, e->d_name);
-		if (e->d_name[0] != '.' && path_is_dir(p))
-			sl_push(&present, e->d_name);
-		free(p);
+	struct dataset ds;
+	memset(&ds, 0, sizeof ds);
+	int rc = dataset_load_run(&ds, ctx->workspace, dir, system, err);
+	if (!rc) {
+		struct site_system sys = { &ds, dir, ctx->workspace };
+		rc = site_render(&sys, &ds, 1, site, err);
 	}
-	if (d)
-		closedir(d);
-	sl_sort(&present);
-	char *cat = path_join(dir, "systems.csv"), *text = NULL;
-	if (!read_file(cat, &text, NULL)) {
-		char *save = NULL;
-		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			char *id = str_trim(l);
-			id[strcspn(id, ";")] = '\0';
-			str_trim(id);
-			if (sl_contains(&present, id) && !sl_contains(ids, id))
-				sl_push(ids, id);
-		}
-	}
-	for (size_t i = 0; i < present.n; i++)
-		if (!sl_contains(ids, present.items[i]))
-			sl_push(ids, present.items[i]);
-	free(text);
-	free(cat);
-	free(data);
-	sl_free(&present);
-}
-
-struct loaded {
-	struct dataset *ds;
-	struct site_system *sys;
-	char **roots;
-	size_t n;
-};
-
-static int load_all(const char *dir, const char *system, const struct cli_ctx *ctx,
-		    struct loaded *l, char **err)
-{
-	struct strlist ids = STRLIST_INIT;
-	char *camp = path_join(dir, "campaign.json");
-	int run_mode = path_is_file(camp);
-	free(camp);
-	if (run_mode)
-		sl_push(&ids, system ? system : "");
-	else
-		published_systems(dir, &ids);
-	if (!ids.n) {
-		*err = xasprintf("%s: neither a run directory (no campaign.json) nor a published "
-				 "dataset (no data/<SYS>/); give --dataset the folder that "
-				 "'ngcc-perf measure --run' or 'publish' wrote", dir);
-		return -1;
-	}
-	l->n = ids.n;
-	l->ds = xcalloc(ids.n, sizeof *l->ds);
-	l->sys = xcalloc(ids.n, sizeof *l->sys);
-	l->roots = xcalloc(ids.n, sizeof *l->roots);
-	int rc = 0;
-	for (size_t i = 0; i < ids.n && !rc; i++) {
-		if (run_mode) {
-			rc = dataset_load_run(&l->ds[i], ctx->workspace, dir, system, err);
-			l->roots[i] = xstrdup(dir);
-		} else {
-			rc = dataset_load_published(&l->ds[i], dir, ids.items[i], err);
-			l->roots[i] = xasprintf("%s/data/%s", dir, ids.items[i]);
-		}
-		l->sys[i] = (struct site_system){ &l->ds[i], l->roots[i],
-						  run_mode ? ctx->workspace : NULL };
-	}
-	sl_free(&ids);
+	dataset_free(&ds);
 	return rc;
 }
 
-static void free_all(struct loaded *l)
+static int write_and_check(const struct site_files *site, const char *out)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		dataset_free(&l->ds[i]);
-		free(l->roots[i]);
-	}
-	free(l->ds);
-	free(l->sys);
-	free(l->roots);
-}
-
-/* Every system's pages; the shared top-level pages come from the first. */
-/* All systems are rendered together so breadcrumbs, the survey's share
- * columns and the landing page know about every system. */
-static void render_markdown(const struct loaded *l, struct site_files *md)
-{
-	struct report_out pages;
-	report_render_systems(l->ds, l->n, 1, &pages);
-	for (size_t k = 0; k < pages.n; k++) {
-		struct report_file *f = &pages.f[k];
-		site_files_add(md, f->path, f->data, f->len);
-		f->data = NULL;
-	}
-	report_out_free(&pages);
-}
-
-static int build_and_write(const struct loaded *l, const char *out)
-{
-	struct site_files md = { NULL, 0 }, site = { NULL, 0 };
-	struct site_input in = { l->sys, l->n, &md, NGCC_VERSION };
 	char *err = NULL;
 	int rc = EXIT_OK;
-	render_markdown(l, &md);
-	if (site_build(&in, &site, &err)) {
-		ngcc_error("%s", err);
-		rc = EXIT_INPUT;
-	} else if (site_write(&site, out, &err)) {
+	if (site_write(site, out, &err)) {
 		ngcc_error("%s", err);
 		rc = strstr(err, "cannot write") || strstr(err, "cannot remove") ? EXIT_SYSTEM : EXIT_USAGE;
-	} else {
-		struct strlist problems = STRLIST_INIT;
-		size_t bad = site_check_links(&site, &problems);
-		for (size_t i = 0; i < problems.n; i++)
-			ngcc_error("dangling link in %s/%s", out, problems.items[i]);
-		if (bad) {
-			ngcc_error("%zu local link(s) do not resolve; the site in %s is incomplete",
-				   bad, out);
-			rc = EXIT_FAILED;
-		}
-		sl_free(&problems);
-		printf("site: %zu file(s) in %s\n", site.n, out);
+		free(err);
+		return rc;
 	}
-	free(err);
-	site_files_free(&site);
-	site_files_free(&md);
+	struct strlist problems = STRLIST_INIT;
+	size_t bad = site_check_links(site, &problems);
+	for (size_t i = 0; i < problems.n; i++)
+		ngcc_error("dangling link in %s/%s", out, problems.items[i]);
+	if (bad) {
+		ngcc_error("%zu local link(s) do not resolve; the site in %s is incomplete",
+			   bad, out);
+		rc = EXIT_FAILED;
+	}
+	sl_free(&problems);
+	printf("site: %zu file(s) in %s\n", site->n, out);
 	return rc;
 }
 
@@ -221,20 +117,22 @@ int cmd_site(int argc, char **argv, const struct cli_ctx *ctx)
 	char *camp = path_join(dir, "campaign.json");
 	char *out = out_arg ? ws_resolve(ctx, out_arg)
 		: path_is_file(camp) ? ws_path(ctx, "site") : path_join(dir, "site");
-	struct loaded l = { 0 };
+	struct site_files site = { NULL, 0 };
 	char *err = NULL;
 	int rc;
 	if (!path_is_dir(dir)) {
 		ngcc_error("%s: dataset folder not found; give --dataset a published dataset or "
 			   "a run directory", dir);
 		rc = EXIT_INPUT;
-	} else if (load_all(dir, system, ctx, &l, &err)) {
-		ngcc_error("%s", err ? err : dir);
+	} else if (path_is_file(camp) ? render_run(dir, system, ctx, &site, &err)
+		   : site_render_published(dir, &site, &err)) {
+		ngcc_error("%s; give --dataset the folder that 'ngcc-perf measure --run' or "
+			   "'publish' wrote", err ? err : dir);
 		rc = EXIT_INPUT;
 	} else {
-		rc = build_and_write(&l, out);
+		rc = write_and_check(&site, out);
 	}
-	free_all(&l);
+	site_files_free(&site);
 	free(err);
 	free(camp);
 	free(out);

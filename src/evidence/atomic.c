@@ -1,5 +1,6 @@
 /* atomic.c — see atomic.h. */
 #include "evidence/atomic.h"
+#include "evidence/fsutil.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -11,32 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static void fsync_dir_of(const char *path)
-{
-	char *dir = path_dirname(path);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 int atomic_write(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -45,7 +20,7 @@ int atomic_write(const char *path, const void *data, size_t len)
 		free(tmp);
 		return -1;
 	}
-	if (write_all(fd, data, len) || fsync(fd)) {
+	if (write_full(fd, data, len) || fsync(fd)) {
 		int e = errno;
 		close(fd);
 		unlink(tmp);
@@ -62,7 +37,7 @@ int atomic_write(const char *path, const void *data, size_t len)
 		return -1;
 	}
 	free(tmp);
-	fsync_dir_of(path);
+	fsync_parent_dir(path);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "evidence/campaign_json.h"
 #include "build/build.h"
 #include "campaign/lock.h"
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "util/util.h"
 
@@ -24,31 +25,30 @@ static char *host_name(void)
 	return xstrdup(h);
 }
 
+struct host_match {
+	const char *host, *shorthost;
+	char *id;
+};
+
+static int match_system_row(char *f[SEMI_FIELDS], void *ctx)
+{
+	struct host_match *m = ctx;
+	if (!f[0] || !f[2] || !strcmp(str_trim(f[0]), "ID"))
+		return 0;
+	const char *h = str_trim(f[2]);
+	if (strcmp(h, m->host) && strcmp(h, m->shorthost))
+		return 0;
+	m->id = xstrdup(str_trim(f[0]));
+	return 1;
+}
+
 static char *systems_csv_lookup(const char *workspace, const char *host, const char *shorthost)
 {
-	char *path = path_join(workspace, "systems.csv"), *data = NULL, *found = NULL;
-	size_t len;
-	if (read_file(path, &data, &len)) {
-		free(path);
-		return NULL;
-	}
-	char *save = NULL;
-	for (char *line = strtok_r(data, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[4] = { NULL }, *fs = NULL, *p = line;
-		if (*str_trim(line) == '#' || !*line)
-			continue;
-		for (int i = 0; i < 4 && (f[i] = strtok_r(p, ";", &fs)); i++)
-			p = NULL;
-		if (!f[0] || !f[2] || !strcmp(str_trim(f[0]), "ID"))
-			continue;
-		const char *h = str_trim(f[2]);
-		if (!strcmp(h, host) || !strcmp(h, shorthost))
-			found = xstrdup(str_trim(f[0]));
-	}
-	free(data);
+	char *path = path_join(workspace, "systems.csv");
+	struct host_match m = { host, shorthost, NULL };
+	semicolon_rows(path, match_system_row, &m);
 	free(path);
-	return found;
+	return m.id;
 }
 
 char *campaign_system_id(const char *workspace)
@@ -66,13 +66,24 @@ char *campaign_system_id(const char *workspace)
 
 /* ---- skeleton ------------------------------------------------------------- */
 
-static json_t *profile_flags(enum build_profile p)
+/* The flags of profile p as one space-separated JSON string, leaving out
+ * those that occur in the space-separated list `omit` (NULL: none). */
+static json_t *flags_string(enum build_profile p, const char *omit)
 {
 	struct strlist sl = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	build_profile_flags(p, 0, &sl);
 	for (size_t i = 0; i < sl.n; i++) {
-		if (i)
+		if (omit) {
+			char *word = xasprintf(" %s ", sl.items[i]);
+			char *list = xasprintf(" %s ", omit);
+			int omitted = strstr(list, word) != NULL;
+			free(list);
+			free(word);
+			if (omitted)
+				continue;
+		}
+		if (sb.len)
 			sb_addc(&sb, ' ');
 		sb_adds(&sb, sl.items[i]);
 	}
@@ -83,27 +94,15 @@ static json_t *profile_flags(enum build_profile p)
 	return j;
 }
 
+static json_t *profile_flags(enum build_profile p)
+{
+	return flags_string(p, NULL);
+}
+
 /* Guide flags minus the guide's reference flags: what the harness adds. */
 static json_t *harness_additions(void)
 {
-	struct strlist sl = STRLIST_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	build_profile_flags(PROFILE_GUIDE, 0, &sl);
-	for (size_t i = 0; i < sl.n; i++) {
-		char *word = xasprintf(" %s ", sl.items[i]);
-		int in_ref = strstr(" " GUIDE_REFERENCE_FLAGS " ", word) != NULL;
-		free(word);
-		if (in_ref)
-			continue;
-		if (sb.len)
-			sb_addc(&sb, ' ');
-		sb_adds(&sb, sl.items[i]);
-	}
-	sl_free(&sl);
-	char *s = sb_detach(&sb);
-	json_t *j = json_string(s);
-	free(s);
-	return j;
+	return flags_string(PROFILE_GUIDE, GUIDE_REFERENCE_FLAGS);
 }
 
 static json_t *arch_config(void)

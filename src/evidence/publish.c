@@ -13,6 +13,7 @@
 #include "evidence/atomic.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/publish_util.h"
 #include "evidence/size_audit.h"
@@ -591,17 +592,6 @@ static int scan_absolute(struct pub *p)
 
 /* ---- swapping the new tree in -------------------------------------------------------------- */
 
-static void fsync_dir_of(const char *path)
-{
-	char *dir = path_dirname(path);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 static int swap_in(struct pub *p)
 {
 	const char *ds = p->o->dataset;
@@ -623,7 +613,7 @@ static int swap_in(struct pub *p)
 	}
 	if (rc)
 		ngcc_error("cannot move %s to %s: %s", p->tmp, ds, strerror(errno));
-	fsync_dir_of(ds);
+	fsync_parent_dir(ds);
 	return rc;
 }
 

@@ -167,7 +167,7 @@ int kat_count_records(const char *text, size_t len)
 
 /* ---- manifest ---- */
 
-static int is_hex64(const char *s, size_t n)
+int kat_is_sha256_hex(const char *s, size_t n)
 {
 	if (n != 64)
 		return 0;
@@ -185,7 +185,7 @@ static int parse_manifest_line(char *line, struct kat_manifest_entry *e)
 	if (!*s || *s == '#')
 		return 0;
 	size_t hex_len = strcspn(s, " \t");
-	if (!is_hex64(s, hex_len))
+	if (!kat_is_sha256_hex(s, hex_len))
 		return -1;
 	char *mode = s + hex_len;
 	mode += strspn(mode, " \t");

@@ -28,6 +28,9 @@ void kat_canonical(const char *text, size_t len, const struct kat_mode *mode,
 void kat_canonical_digest(const char *text, size_t len,
 			  const struct kat_mode *mode, char hex[65]);
 
+/* Whether s[0..n) is a SHA-256 digest in hex (64 digits, either case). */
+int kat_is_sha256_hex(const char *s, size_t n);
+
 /* Number of records ("Count" lines) in text. */
 int kat_count_records(const char *text, size_t len);
 

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evidence/fsutil.h"
+
 static const char *const archive_exts[] = {
 	".zip", ".rar", ".7z", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", NULL
 };
@@ -54,20 +56,20 @@ static enum import_status too_big(const char *where, const struct import_opts *o
 	return IMPORT_BAD_INPUT;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+/* Count n more bytes of the package against the size limit, then write
+ * them to dst (open as fd). */
+static enum import_status store_chunk(int fd, const void *buf, size_t n, const char *dst,
+				      const char *rel, const struct import_opts *o,
+				      struct import_result *res, char **err)
 {
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
+	res->bytes += (unsigned long long)n;
+	if (res->bytes > max_bytes(o))
+		return too_big(rel, o, err);
+	if (write_full(fd, buf, n)) {
+		*err = xasprintf("cannot write '%s': %s", dst, strerror(errno));
+		return IMPORT_SYSTEM;
 	}
-	return 0;
+	return IMPORT_OK;
 }
 
 /* Create a regular file we own; never through a symlink planted earlier. */
@@ -106,16 +108,9 @@ static enum import_status copy_regular(const char *src, const char *dst, const c
 		}
 		if (n == 0)
 			break;
-		res->bytes += (unsigned long long)n;
-		if (res->bytes > max_bytes(o)) {
-			st = too_big(rel, o, err);
+		st = store_chunk(out, buf, (size_t)n, dst, rel, o, res, err);
+		if (st != IMPORT_OK)
 			break;
-		}
-		if (write_all(out, buf, (size_t)n)) {
-			*err = xasprintf("cannot write '%s': %s", dst, strerror(errno));
-			st = IMPORT_SYSTEM;
-			break;
-		}
 	}
 	close(in);
 	if (close(out) && st == IMPORT_OK) {
@@ -245,16 +240,9 @@ static enum import_status write_entry_data(struct archive *a, const char *archiv
 		}
 		if (n == 0)
 			break;
-		res->bytes += (unsigned long long)n;
-		if (res->bytes > max_bytes(o)) {
-			st = too_big(rel, o, err);
+		st = store_chunk(fd, buf, (size_t)n, dst, rel, o, res, err);
+		if (st != IMPORT_OK)
 			break;
-		}
-		if (write_all(fd, buf, (size_t)n)) {
-			*err = xasprintf("cannot write '%s': %s", dst, strerror(errno));
-			st = IMPORT_SYSTEM;
-			break;
-		}
 	}
 	if (close(fd) && st == IMPORT_OK) {
 		*err = xasprintf("cannot write '%s': %s", dst, strerror(errno));

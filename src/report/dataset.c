@@ -1,12 +1,12 @@
 /* dataset.c — see dataset.h. */
 #include "report/dataset.h"
 
-#include <dirent.h>
 #include <regex.h>
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "package/conf.h"
 #include "report/natsort.h"
@@ -100,26 +100,7 @@ char **csv_find(const struct csv_table *t, const char *id, const char *label)
 	return NULL;
 }
 
-/* ---- directory listing ------------------------------------------------- */
-
-/* Names in dir (no dot files), byte order; want_dirs selects dirs or files. */
-static void list_dir(const char *dir, int want_dirs, struct strlist *out)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *p = path_join(dir, e->d_name);
-		if (want_dirs ? path_is_dir(p) : path_is_file(p))
-			sl_push(out, e->d_name);
-		free(p);
-	}
-	closedir(d);
-	sl_sort(out);
-}
+/* ---- evidence file names ---------------------------------------------- */
 
 /* "<stem>__<op>.json" → stem, op (malloc'd); 0 on success. */
 static int split_stem_op(const char *name, char **stem, char **op)
@@ -171,7 +152,7 @@ static int load_json_dir(const char *root, const char *kind, struct ds_candidate
 	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
 	struct strlist names = STRLIST_INIT;
 	int rc = 0;
-	list_dir(dir, 0, &names);
+	dir_list(dir, DIR_PICK_FILES, &names);
 	for (size_t i = 0; i < names.n && !rc; i++) {
 		char *stem, *op;
 		if (split_stem_op(names.items[i], &stem, &op))
@@ -234,7 +215,7 @@ static void load_extra_dir(const char *root, const char *kind, struct ds_candida
 {
 	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
 	struct strlist names = STRLIST_INIT;
-	list_dir(dir, 0, &names);
+	dir_list(dir, DIR_PICK_FILES, &names);
 	for (size_t i = 0; i < names.n; i++) {
 		char *stem, *op;
 		if (split_stem_op(names.items[i], &stem, &op))
@@ -596,7 +577,7 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 	for (int k = 0; k < 2; k++) {
 		struct strlist sub = STRLIST_INIT;
 		char *d = path_join(src->root, kinds[k]);
-		list_dir(d, 1, &sub);
+		dir_list(d, DIR_PICK_DIRS, &sub);
 		for (size_t i = 0; i < sub.n; i++)
 			if (!sl_contains(&ids, sub.items[i]))
 				sl_push(&ids, sub.items[i]);

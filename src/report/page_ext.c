@@ -12,6 +12,7 @@
 #include "evidence/size_audit.h"
 #include "host/env.h"
 #include "report/format.h"
+#include "report/site.h"
 
 #define DASH FMT_DASH
 
@@ -397,6 +398,19 @@ static void additional_evidence(struct md_page *md, const struct ds_candidate *c
 	}
 }
 
+/* A.8: one image paragraph per chart; report_render writes the files
+ * (report-format §10.4), the site inlines them. */
+static void charts(struct md_page *md, const struct dataset *ds, const struct ds_candidate *c)
+{
+	struct site_charts ch = { NULL, 0 };
+	site_candidate_charts(ds, c, &ch);
+	if (ch.n)
+		md_block(md, "### A.8 Charts");
+	for (size_t i = 0; i < ch.n; i++)
+		md_blockf(md, "![%s](charts/%s.svg)", ch.v[i].title, ch.v[i].name);
+	site_charts_free(&ch);
+}
+
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
 			  const struct ds_candidate *c, int extensions)
 {
@@ -412,5 +426,6 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	profile_detail(md, c);
 	conditions(md, c);
 	observed_sizes(md, ds, c);
+	charts(md, ds, c);
 	additional_evidence(md, c);
 }

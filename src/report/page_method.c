@@ -22,7 +22,11 @@ struct run_facts {
 	size_t ncpus;
 	long long retries;
 	const json_t *counter;     /* of the first complete record */
-	int kex;
+	int kex, sign, hash;       /* candidate types present */
+	size_t profiles;           /* complete profile records */
+	const char *tick_source;   /* of the first complete profile */
+	size_t memory, samples, pool;  /* extension records by kind */
+	size_t baseline;           /* timing records of candidate `iccs` */
 };
 
 static void add_cpu(struct run_facts *f, long long cpu)
@@ -39,13 +43,37 @@ static void add_cpu(struct run_facts *f, long long cpu)
 	}
 }
 
+/* Profile and extension records: what the passes beyond timing left. */
+static void gather_extras(const struct ds_instance *in, struct run_facts *f)
+{
+	for (size_t p = 0; p < in->n_prof; p++) {
+		if (!ds_profile_complete(&in->prof[p]))
+			continue;
+		f->profiles++;
+		if (!f->tick_source)
+			f->tick_source = jget_str(json_object_get(in->prof[p].j, "meta"),
+						  "tick_source", NULL);
+	}
+	for (size_t x = 0; x < in->n_extra; x++) {
+		const char *item = in->extra_item[x];
+		f->memory += !strncmp(item, "memory ", 7);
+		f->samples += !strncmp(item, "samples ", 8);
+		f->pool += !strncmp(item, "pool ", 5);
+	}
+}
+
 static void gather(const struct dataset *ds, struct run_facts *f)
 {
 	memset(f, 0, sizeof *f);
 	for (size_t i = 0; i < ds->n_cand; i++) {
 		const struct ds_candidate *c = &ds->cand[i];
 		f->kex |= !strcmp(c->type, "kex");
-		for (size_t k = 0; k < c->n_inst; k++)
+		f->sign |= !strcmp(c->type, "sign");
+		f->hash |= !strcmp(c->type, "hash");
+		for (size_t k = 0; k < c->n_inst; k++) {
+			gather_extras(&c->inst[k], f);
+			if (!strcmp(c->id, "iccs"))
+				f->baseline += c->inst[k].n_rec;
 			for (size_t r = 0; r < c->inst[k].n_rec; r++) {
 				const json_t *j = c->inst[k].rec[r].j;
 				f->records++;
@@ -55,6 +83,7 @@ static void gather(const struct dataset *ds, struct run_facts *f)
 				if (!f->counter && ds_record_complete(&c->inst[k].rec[r]))
 					f->counter = json_object_get(j, "counter");
 			}
+		}
 	}
 }
 
@@ -89,11 +118,81 @@ static char *flags_text(const json_t *v)
 	return s;
 }
 
-static const char *num(char *buf, const json_t *planning, const char *key, double def)
+static const char *num(char *buf, const json_t *pl, const char *key, double def)
 {
-	const json_t *v = json_object_get(planning, key);
+	const json_t *v = json_object_get(pl, key);
 	snprintf(buf, FMT_MAX, "%g", json_is_number(v) ? json_number_value(v) : def);
 	return buf;
+}
+
+/* The planning and retry bullets, with the run's own constants; a run
+ * that planned nothing says so instead of quoting defaults. */
+static void planning(struct md_page *md, const json_t *pl, const struct run_facts *f)
+{
+	char a[FMT_MAX], b[FMT_MAX], c[FMT_MAX], d[FMT_MAX], e[FMT_MAX], g[FMT_MAX];
+	if (!json_is_object(pl)) {
+		md_linef(md, "- No operation was planned in this run, so no planning constants "
+			 "apply.");
+		return;
+	}
+	const json_t *bud = json_object_get(pl, "op_budget_s");
+	double minutes = (json_is_number(bud) ? json_number_value(bud) : 900) / 60;
+	double target = jget_real(pl, "trial_target_s", 1.0);
+	char tt[FMT_MAX];
+	/* `1.0 s` as in the method text; finer targets keep their digits */
+	snprintf(tt, sizeof tt, fabs(target * 10 - round(target * 10)) < 1e-9 ? "%.1f" : "%g", target);
+	md_linef(md, "- One cold calibration call per operation, then %s trials, normally one "
+		 "process each (one shared process when setup exceeds %s s), with a fixed number of "
+		 "calls per trial aimed at %s s and at least %s calls in total, capped at %s calls "
+		 "per trial and %g minutes per operation, but never below one call per trial.",
+		 num(a, pl, "trials", 5), num(b, pl, "separate_process_setup_s", 60), tt,
+		 num(c, pl, "min_total", 100), num(d, pl, "max_iters_per_trial", 20000), minutes);
+	md_linef(md, "- A process is disturbed when a trial runs below 0.95 \xc3\x97 the reference "
+		 "clock (hardware counter only), has more than %s involuntary context switches or "
+		 "migrates; it is rerun up to %s times and the last attempt is kept. This run "
+		 "retried %lld process(es).", num(e, pl, "max_invol_switches_per_trial", 0),
+		 num(g, pl, "max_disturbed_retries", 3), f->retries);
+}
+
+/* The passes beyond timing (method §14), stated only as far as the run's
+ * options and records show they ran. */
+static void extension_passes(struct md_page *md, const json_t *opt, const struct run_facts *f)
+{
+	if (f->memory)
+		md_linef(md, "- A separate memory pass, never loaded into a timing process, "
+			 "recorded the painted stack peak, the counted heap peak and the operation "
+			 "peak RSS (%zu memory record(s)).", f->memory);
+	else if (json_is_true(json_object_get(opt, "memory_pass")))
+		md_linef(md, "- The memory pass was enabled but left no memory records.");
+	else
+		md_linef(md, "- No memory pass ran: stack and heap peaks are not reported.");
+	if (f->samples)
+		md_linef(md, "- A per-call sampling pass left %zu sample record(s) for the robust "
+			 "statistics.", f->samples);
+	else
+		md_linef(md, "- No per-call sampling pass ran: the robust statistics (median, "
+			 "percentiles, bootstrap interval) are not reported.");
+	if (f->pool)
+		md_linef(md, "- An input-pool pass left %zu pool record(s).", f->pool);
+}
+
+/* The inputs bullet: the signing message and the hash lengths only for
+ * the candidate types this run actually has. */
+static void inputs(struct md_page *md, const json_t *opt, const struct run_facts *f)
+{
+	const char *seed = jget_str(opt, "seed_mode", "fixed");
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "- Inputs: every library is checked against the submitted KAT vectors before "
+		"timing; the ICCS DRNG is seeded %s",
+		strcmp(seed, "per-trial") ? "once per process with the bytes 00..2f"
+		: "per trial with the bytes 00..2e and 0x30 + the trial number");
+	if (f->sign)
+		sb_adds(&sb, "; signatures sign a fixed 64-byte message");
+	if (f->hash)
+		sb_adds(&sb, "; hash functions are timed at 32, 128, 512, 1024, 4096, 8192, 16384 "
+			"and 65536 bytes (guide S1\xe2\x80\x93S8)");
+	md_linef(md, "%s.", sb.buf);
+	sb_free(&sb);
 }
 
 static void measurement(struct md_page *md, const struct dataset *ds, const struct run_facts *f)
@@ -102,7 +201,7 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	const json_t *pl = json_object_get(ds->campaign, "planning");
 	const json_t *opt = json_object_get(ds->campaign, "options");
 	const json_t *arch = json_object_get(ds->campaign, "arch_config");
-	char a[FMT_MAX], b[FMT_MAX], c[FMT_MAX], d[FMT_MAX], e[FMT_MAX], g[FMT_MAX];
+	char a[FMT_MAX], b[FMT_MAX];
 	md_block(md, "## Measurement");
 	md_begin(md);
 	char *cpus = cpu_list(f);
@@ -145,49 +244,42 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	free(add);
 	free(fb);
 	free(perf);
-	const char *seed = jget_str(opt, "seed_mode", "fixed");
-	md_linef(md, "- Inputs: every library is checked against the submitted KAT vectors before "
-		 "timing; the ICCS DRNG is seeded %s; signatures sign a fixed 64-byte message; hash "
-		 "functions are timed at 32, 128, 512, 1024, 4096, 8192, 16384 and 65536 bytes "
-		 "(guide S1\xe2\x80\x93S8).",
-		 strcmp(seed, "per-trial") ? "once per process with the bytes 00..2f"
-		 : "per trial with the bytes 00..2e and 0x30 + the trial number");
-	const json_t *bud = json_object_get(pl, "op_budget_s");
-	double minutes = (json_is_number(bud) ? json_number_value(bud) : 900) / 60;
-	double target = jget_real(pl, "trial_target_s", 1.0);
-	char tt[FMT_MAX];
-	/* `1.0 s` as in the method text; finer targets keep their digits */
-	snprintf(tt, sizeof tt, fabs(target * 10 - round(target * 10)) < 1e-9 ? "%.1f" : "%g", target);
-	md_linef(md, "- One cold calibration call per operation, then %s trials, normally one "
-		 "process each (one shared process when setup exceeds %s s), with a fixed number of "
-		 "calls per trial aimed at %s s and at least %s calls in total, capped at %s calls "
-		 "per trial and %g minutes per operation, but never below one call per trial.",
-		 num(a, pl, "trials", 5), num(b, pl, "separate_process_setup_s", 60), tt,
-		 num(c, pl, "min_total", 100), num(d, pl, "max_iters_per_trial", 20000), minutes);
-	md_linef(md, "- A process is disturbed when a trial runs below 0.95 \xc3\x97 the reference "
-		 "clock (hardware counter only), has more than %s involuntary context switches or "
-		 "migrates; it is rerun up to %s times and the last attempt is kept. This run "
-		 "retried %lld process(es).", num(e, pl, "max_invol_switches_per_trial", 0),
-		 num(g, pl, "max_disturbed_retries", 3), f->retries);
+	inputs(md, opt, f);
+	planning(md, pl, f);
 	md_linef(md, "- Metric: arithmetic mean over all timed calls; the median of trial means is "
 		 "recorded as a robustness check.");
+	extension_passes(md, opt, f);
 	if (f->kex)
 		md_linef(md, "- Key exchange: `exchange` times the whole official flow per call; single "
 			 "steps are bracketed per call, so their wall time includes the published "
 			 "bracket overhead.");
 }
 
-static void shares(struct md_page *md)
+static void shares(struct md_page *md, const struct run_facts *f)
 {
 	md_block(md, "## Share of the ICCS placeholder functions");
-	md_block(md, "Reference builds are relinked with link-time wrappers around `pseudohash`, "
-		 "`pseudoXOF`, `sm3hash` and the ICCS DRNG (`get_random_number`). Only the outermost "
-		 "wrapped call is accounted, so nested calls count toward their caller; the ticks "
-		 "come from the timing counter read without a system call. The share of an "
-		 "operation is the wrapped ticks over the operation's total ticks; the wrapper "
-		 "overhead is measured and corrected shares are published beside the raw ones on "
-		 "the candidate pages. The ICCS baseline times the auxiliary functions themselves "
-		 "like hash instances, self-tested against SM3, for the summary's hash ratios.");
+	if (!f->profiles) {
+		md_block(md, "No hash and DRNG profile was recorded in this run, so no shares of "
+			 "`pseudohash`, `pseudoXOF`, `sm3hash` or the ICCS DRNG are reported.");
+	} else {
+		char *src = md_code(f->tick_source ? f->tick_source : "unrecorded");
+		md_blockf(md, "Reference builds are relinked with link-time wrappers around "
+			  "`pseudohash`, `pseudoXOF`, `sm3hash` and the ICCS DRNG "
+			  "(`get_random_number`). Only the outermost wrapped call is accounted, so "
+			  "nested calls count toward their caller; the ticks come from the timing "
+			  "counter read without a system call (tick source %s). The share of an "
+			  "operation is the wrapped ticks over the operation's total ticks; the "
+			  "wrapper overhead is measured and corrected shares are published beside the "
+			  "raw ones on the candidate pages (%zu profile record(s)).", src, f->profiles);
+		free(src);
+	}
+	if (f->baseline)
+		md_blockf(md, "The ICCS baseline (candidate `iccs`, %zu timing record(s)) times the "
+			  "auxiliary functions themselves like hash instances, self-tested against "
+			  "SM3, for the summary's hash ratios.", f->baseline);
+	else
+		md_block(md, "No ICCS baseline (candidate `iccs`) was measured in this run, so the "
+			 "summary has no hash ratios against it.");
 }
 
 static void row(struct md_page *md, const char *k, const char *v)
@@ -299,7 +391,7 @@ char *page_method(const struct dataset *ds, size_t *len)
 		md_block(&md, notice);
 	free(notice);
 	measurement(&md, ds, &f);
-	shares(&md);
+	shares(&md, &f);
 	host_facts(&md, ds);
 	options(&md, ds);
 	limitations(&md, &f);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/pages.h"
+#include "report/site.h"
 #include "util/util.h"
 
 static void add(struct report_out *out, char *path, char *data, size_t len)
@@ -14,10 +15,54 @@ static void add(struct report_out *out, char *path, char *data, size_t len)
 	out->f[out->n++] = (struct report_file){ path, data, len };
 }
 
+/* <SYS>/charts/<name>.svg and the CSV each was drawn from (report-format
+ * §10.4): the Markdown tree holds the files its image links name. */
+static void chart_files(const struct dataset *ds, const struct site_charts *ch,
+			struct report_out *out)
+{
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct site_chart *c = &ch->v[i];
+		add(out, xasprintf("%s/charts/%s.svg", ds->system_id, c->name),
+		    xstrdup(c->svg_file), strlen(c->svg_file));
+		add(out, xasprintf("%s/charts/%s.csv", ds->system_id, c->name),
+		    xstrdup(c->csv), strlen(c->csv));
+	}
+}
+
+/* The summary's KEM scatter, as a paragraph closing the Key encapsulation
+ * section.  Returns the new page, or NULL when there is nothing to add. */
+static char *summary_with_scatter(const char *md, const struct site_charts *ch)
+{
+	static const char heading[] = "## Key encapsulation\n";
+	const struct site_chart *kem = NULL;
+	for (size_t i = 0; i < ch->n && !kem; i++)
+		if (!strcmp(ch->v[i].name, "kem-cost"))
+			kem = &ch->v[i];
+	const char *at = strstr(md, heading);
+	if (!kem || !at)
+		return NULL;
+	const char *next = strstr(at + strlen(heading), "\n## ");
+	char *img = xasprintf("![%s](charts/%s.svg)\n", kem->title, kem->name);
+	char *page = next ? xasprintf("%.*s\n%s%s", (int)(next - md + 1), md, img, next)
+		: xasprintf("%s\n%s", md, img);
+	free(img);
+	return page;
+}
+
 static void system_pages(const struct dataset *ds, int extensions, struct report_out *out)
 {
 	size_t len;
+	struct site_charts sum = { NULL, 0 };
 	char *d = page_summary(ds, &len);
+	if (extensions) {
+		site_summary_charts(ds, &sum);
+		char *with = summary_with_scatter(d, &sum);
+		if (with) {
+			free(d);
+			d = with;
+			len = strlen(d);
+		}
+	}
 	add(out, xasprintf("%s/index.md", ds->system_id), d, len);
 	d = page_method(ds, &len);
 	add(out, xasprintf("%s/method.md", ds->system_id), d, len);
@@ -25,6 +70,16 @@ static void system_pages(const struct dataset *ds, int extensions, struct report
 		d = page_candidate(ds, &ds->cand[i], extensions, &len);
 		add(out, xasprintf("%s/%s.md", ds->system_id, ds->cand[i].id), d, len);
 	}
+	if (!extensions)
+		return;
+	/* one chart list, in page order, so two renders list the same files */
+	struct site_charts ch = { NULL, 0 };
+	for (size_t i = 0; i < ds->n_cand; i++)
+		site_candidate_charts(ds, &ds->cand[i], &ch);
+	chart_files(ds, &ch, out);
+	chart_files(ds, &sum, out);
+	site_charts_free(&ch);
+	site_charts_free(&sum);
 }
 
 static void shared_pages(const struct dataset *const *sys, size_t n, struct report_out *out)
@@ -67,8 +122,7 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
 	return 0;
 }
 
-/* data/<SYS>/ folders: registry order first, then the rest by name. */
-static void published_systems(const char *dataset_dir, struct strlist *ids)
+void report_published_systems(const char *dataset_dir, struct strlist *ids)
 {
 	struct strlist found = STRLIST_INIT;
 	char *data = path_join(dataset_dir, "data");
@@ -108,7 +162,7 @@ int report_render_published(const char *dataset_dir, struct report_out *out, cha
 	struct strlist ids = STRLIST_INIT;
 	memset(out, 0, sizeof *out);
 	*err = NULL;
-	published_systems(dataset_dir, &ids);
+	report_published_systems(dataset_dir, &ids);
 	if (!ids.n) {
 		*err = xasprintf("%s: no data/<SYS>/ folder; not a published dataset", dataset_dir);
 		return -1;

@@ -36,5 +36,9 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
  * by name) and render the tree.  0, or -1 with *err (malloc'd). */
 int report_render_published(const char *dataset_dir, struct report_out *out, char **err);
 void report_out_free(struct report_out *out);
+/* The systems of a published dataset: the data/<SYS>/ folders in
+ * systems.csv order, then the others in byte order. */
+struct strlist;
+void report_published_systems(const char *dataset_dir, struct strlist *ids);
 
 #endif

@@ -95,20 +95,6 @@ static const struct site_system *system_of(const struct build *b, const char *pa
 	return NULL;
 }
 
-static const struct ds_candidate *candidate_of(const struct site_system *s, const char *path)
-{
-	const char *base = strchr(path, '/');
-	if (!s || !base || strchr(base + 1, '/'))
-		return NULL;
-	for (size_t i = 0; i < s->ds->n_cand; i++) {
-		const char *id = s->ds->cand[i].id;
-		size_t n = strlen(id);
-		if (!strncmp(base + 1, id, n) && !strcmp(base + 1 + n, ".md"))
-			return &s->ds->cand[i];
-	}
-	return NULL;
-}
-
 static const struct site_chart *find_chart(const struct build *b, const char *path)
 {
 	for (size_t s = 0; s < b->in->n_sys; s++) {
@@ -367,41 +353,6 @@ static int convert_page(struct build *b, const struct site_file *md, char **err)
 
 /* ---- Markdown additions ------------------------------------------------------------------ */
 
-/* Until the report links its charts from A.8 itself, a candidate page
- * without chart images gets the A.8 section appended, and a summary gets
- * its scatter after the KEM table. */
-static char *with_chart_refs(const char *md, const struct site_charts *ch,
-			     const char *only, const char *heading)
-{
-	if (strstr(md, "](charts/"))
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < ch->n; i++) {
-		if (only && strcmp(ch->v[i].name, only))
-			continue;
-		sb_addf(&sb, "%s![%s](charts/%s.svg)\n", sb.len ? "\n" : "", ch->v[i].title,
-			ch->v[i].name);
-	}
-	if (!sb.len) {
-		sb_free(&sb);
-		return NULL;
-	}
-	char *imgs = sb_detach(&sb);
-	const char *at = heading ? strstr(md, heading) : NULL;
-	const char *next = at ? strstr(at + strlen(heading), "\n## ") : NULL;
-	char *out;
-	if (heading && !at)
-		out = NULL;
-	else if (next)
-		out = xasprintf("%.*s\n%s%s", (int)(next - md + 1), md, imgs, next);
-	else if (heading)
-		out = xasprintf("%s\n%s", md, imgs);
-	else
-		out = xasprintf("%s\n### A.8 Charts\n\n%s", md, imgs);
-	free(imgs);
-	return out;
-}
-
 static const struct { const char *heading, *file, *title; } categories[] = {
 	{ "## Key encapsulation\n", "kem", "Key encapsulation" },
 	{ "## Digital signatures\n", "sign", "Digital signatures" },
@@ -558,21 +509,6 @@ static void write_charts(struct build *b)
 	}
 }
 
-/* The charts of one candidate (names "<cand>-…") as a list view. */
-static struct site_charts charts_of(const struct site_charts *all, const char *cand)
-{
-	struct site_charts v = { NULL, 0 };
-	size_t n = strlen(cand);
-	for (size_t i = 0; i < all->n; i++) {
-		const char *nm = all->v[i].name;
-		if (!strncmp(nm, cand, n) && nm[n] == '-' && !strchr(nm + n + 1, '-')) {
-			v.v = xrealloc(v.v, (v.n + 1) * sizeof *v.v);
-			v.v[v.n++] = all->v[i];
-		}
-	}
-	return v;
-}
-
 static void collect_markdown(struct build *b)
 {
 	const struct site_files *md = b->in->markdown;
@@ -581,24 +517,12 @@ static void collect_markdown(struct build *b)
 		if (!str_ends_with(f->path, ".md"))
 			continue;
 		const struct site_system *s = system_of(b, f->path);
-		size_t si = s ? (size_t)(s - b->in->sys) : 0;
-		const struct ds_candidate *c = candidate_of(s, f->path);
-		char *text = xstrndup(f->data, f->len), *extra = NULL;
-		if (c) {
-			struct site_charts mine = charts_of(&b->charts[si], c->id);
-			extra = with_chart_refs(text, &mine, NULL, NULL);
-			free(mine.v);
-		} else if (s && !strcmp(strchr(f->path, '/'), "/index.md")) {
-			extra = with_chart_refs(text, &b->charts[si], "kem-cost",
-						"## Key encapsulation\n");
-			site_category_pages(s->ds->system_id, text, &b->md, NULL, &b->charts[si]);
-		}
-		if (extra) {
-			free(text);
-			text = extra;
-		}
-		size_t len = strlen(text);
-		site_files_add(&b->md, f->path, text, len);
+		char *text = xstrndup(f->data, f->len);
+		/* the report's own A.8 and summary link the charts */
+		if (s && !strcmp(strchr(f->path, '/'), "/index.md"))
+			site_category_pages(s->ds->system_id, text, &b->md, NULL,
+					    &b->charts[s - b->in->sys]);
+		site_files_add(&b->md, f->path, text, f->len);
 	}
 	const struct dataset **dss = xcalloc(b->in->n_sys + 1, sizeof *dss);
 	for (size_t i = 0; i < b->in->n_sys; i++) {

@@ -60,6 +60,17 @@ struct site_input {
 /* Build every file of the site into out.  0, or -1 with *err. */
 int site_build(const struct site_input *in, struct site_files *out, char **err);
 
+/* The whole site of n loaded systems (sys[i].ds == &ds[i], peers set
+ * here): their Markdown tree rendered with every extension, then
+ * site_build.  The one path behind `site` and validate's site check.
+ * 0, or -1 with *err. */
+int site_render(struct site_system *sys, struct dataset *ds, size_t n,
+		struct site_files *out, char **err);
+/* site_render for the published dataset at dataset_dir (data/<SYS>/ and
+ * the catalogs), exactly what `ngcc-perf site --dataset DIR` writes to
+ * DIR/site.  Nothing in it depends on dataset_dir's spelling. */
+int site_render_published(const char *dataset_dir, struct site_files *out, char **err);
+
 /* Write the files below dir (created; a previous site there, recognised by
  * its marker file, is removed first; any other non-empty dir is refused).
  * 0, or -1 with *err. */

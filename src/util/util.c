@@ -382,24 +382,32 @@ int read_file(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int write_file(const char *path, const void *data, size_t len)
+int write_full(int fd, const void *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	const char *p = data;
+	const char *p = buf;
 	while (len) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
 			return -1;
 		}
 		p += n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write_full(fd, data, len)) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
 	}
 	return close(fd);
 }

@@ -81,6 +81,8 @@ char *path_absolute(const char *p);
 /* Files. */
 int read_file(const char *path, char **data, size_t *len); /* NUL-terminated; 0/-1 */
 int write_file(const char *path, const void *data, size_t len); /* not atomic */
+/* Write all len bytes to fd, retrying on EINTR; 0, or -1 with errno set. */
+int write_full(int fd, const void *buf, size_t len);
 int copy_file(const char *src, const char *dst);
 
 /* SHA-256 as lowercase hex (65 bytes with NUL). */

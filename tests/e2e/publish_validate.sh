@@ -4,7 +4,9 @@
 # then `publish` (refused with exit 2 without --publish-unfixed, done with
 # it), `validate` (exit 0), and four tamperings of the published dataset —
 # a trial's ns, a profile share, a KAT log byte, a page byte — each making
-# `validate` exit 1 with the right PROBLEM line.  Also: --defer, and an
+# `validate` exit 1 with the right PROBLEM line; then `site` and the same
+# for one byte of a site's HTML, SVG and CSV file, an extra and a missing
+# file.  Also: --defer, and an
 # absolute path in the run aborts publish and leaves the dataset alone.
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
@@ -117,6 +119,31 @@ import sys
 p = sys.argv[2] + '/reports/$sys/examplekem.md'
 b = bytearray(open(p, 'rb').read()); b[-2] ^= 1
 open(p, 'wb').write(b)" "PROBLEM reports/$sys/examplekem.md: differs from the page regenerated"
+
+# The site is part of the dataset: after `site`, validate regenerates it
+# (HTML, SVG, CSV, JSON, data/ copies) and compares every file.
+ngcc site --dataset ds >"$ws/site.out" 2>&1 || fail "site: $(cat "$ws/site.out")"
+[ -f "$ws/ds/site/$sys/charts/examplekem-cycles.svg" ] || fail "site has no candidate chart"
+grep -q "A.8 Charts" "$ws/ds/reports/$sys/examplekem.md" || fail "the page has no A.8"
+grep -q "](charts/examplekem-cycles.svg)" "$ws/ds/reports/$sys/examplekem.md" ||
+	fail "A.8 does not link the chart"
+[ -f "$ws/ds/reports/$sys/charts/examplekem-cycles.svg" ] || fail "the Markdown tree has no chart file"
+! grep -rqF "$ws" "$ws/ds/site" || fail "the site holds an absolute path: $(grep -rlF "$ws" "$ws/ds/site")"
+ngcc validate ds >"$ws/v1.out" 2>&1 || fail "validate after site: $(cat "$ws/v1.out")"
+grep -q "report check: ok$" "$ws/v1.out" || fail "summary line after site: $(cat "$ws/v1.out")"
+flip() {   # python code flipping one byte of the file sys.argv[2] + '/' + $1
+	printf "import sys\np = sys.argv[2] + '/%s'\nb = bytearray(open(p, 'rb').read()); b[%s] ^= 1\nopen(p, 'wb').write(b)" "$1" "$2"
+}
+tamper site-html "$(flip "site/$sys/examplekem.html" 100)" \
+	"PROBLEM site/$sys/examplekem.html: differs from the page regenerated"
+tamper site-svg "$(flip "site/$sys/charts/examplekem-cycles.svg" 100)" \
+	"PROBLEM site/$sys/charts/examplekem-cycles.svg: differs"
+tamper site-csv "$(flip "site/$sys/charts/examplekem-cycles.csv" 1)" \
+	"PROBLEM site/$sys/charts/examplekem-cycles.csv: differs"
+tamper site-extra "import sys; open(sys.argv[2] + '/site/extra.html', 'w').write('x')" \
+	"PROBLEM site/extra.html: not a file the dataset generates"
+tamper site-missing "import os, sys; os.remove(sys.argv[2] + '/site/data/$sys/SHA256SUMS')" \
+	"PROBLEM site/data/$sys/SHA256SUMS: missing"
 
 # --defer leaves matching instances out, and the rest still validates.
 ngcc publish --run runs/r --dataset ds-defer --publish-unfixed --defer '256$' >"$ws/pub3.out" 2>&1 ||

@@ -17,7 +17,13 @@ for page in index.md symmetric-survey.md size-audit.md x86_1/index.md x86_1/meth
 	[ -f "$ws/reports/$page" ] || fail "missing $page"
 	grep -qx "$ws/reports/$page" <<<"$printed" || fail "path of $page not printed"
 done
-[ "$(wc -l <<<"$printed")" -eq 10 ] || fail "expected 10 pages, got: $printed"
+[ "$(grep -c '\.md$' <<<"$printed")" -eq 10 ] || fail "expected 10 pages, got: $printed"
+# The charts are files of the Markdown tree, linked from A.8 (report-format §10.4).
+for f in x86_1/charts/kem-12-cycles.svg x86_1/charts/kem-12-cycles.csv x86_1/charts/kem-cost.svg; do
+	[ -f "$ws/reports/$f" ] || fail "missing $f"
+	grep -qx "$ws/reports/$f" <<<"$printed" || fail "path of $f not printed"
+done
+grep -q '^!\[.*\](charts/kem-12-cycles.svg)$' "$ws/reports/x86_1/kem-12.md" || fail "A.8 link of kem-12"
 
 grep -qF '| `CTL-257-512` | keygen | 17.76 M | 8.48 ms | 118 | 8.49 ms | 595 (5 × 119) |' \
 	"$ws/reports/x86_1/kem-12.md" || fail "kem-12 performance row"

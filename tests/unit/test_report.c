@@ -398,6 +398,17 @@ static void other_pages(void **state)
 	assert_non_null(strstr(method, "- Metric: arithmetic mean over all timed calls; the median of trial means "
 			       "is recorded as a robustness check.\n"));
 	assert_non_null(strstr(method, "\n## Limitations\n"));
+	/* The fixture run has profiles but no baseline, memory or sampling records. */
+	assert_non_null(strstr(method, "No ICCS baseline (candidate `iccs`) was measured in this run"));
+	assert_null(strstr(method, "The ICCS baseline (candidate"));
+	assert_non_null(strstr(method, "Reference builds are relinked with link-time wrappers"));
+	assert_non_null(strstr(method, "- No memory pass ran: stack and heap peaks are not reported.\n"));
+	assert_non_null(strstr(method, "- No per-call sampling pass ran:"));
+	/* KEM candidates only: no signing message, no hash lengths */
+	assert_non_null(strstr(method, "- Inputs: every library is checked against the submitted KAT "
+			       "vectors before timing; the ICCS DRNG is seeded once per process with the "
+			       "bytes 00..2f.\n"));
+	assert_null(strstr(method, "signatures sign"));
 	const char *survey = find_page(&o, "symmetric-survey.md")->data;
 	assert_non_null(strstr(survey, "**Totals:** 5 ICCS-only, 0 bypass, 0 mixed, 0 instance-dependent "
 			       "(5 public-key candidates).\n"));
@@ -422,6 +433,64 @@ static void other_pages(void **state)
 	report_out_free(&o);
 }
 
+/* Every `](charts/<name>.svg)` link of page (a file of <SYS>/) names a
+ * rendered SVG with its CSV; returns how many links there are. */
+static size_t check_chart_links(const struct report_out *o, const char *sys, const char *page)
+{
+	size_t n = 0;
+	for (const char *p = page; (p = strstr(p, "](charts/")); n++) {
+		p += 2;
+		size_t len = strcspn(p, ")");
+		assert_true(len > 4 && !strncmp(p + len - 4, ".svg", 4));
+		char *svg = xasprintf("%s/%.*s", sys, (int)len, p);
+		char *csv = xasprintf("%s/%.*s.csv", sys, (int)len - 4, p);
+		assert_non_null(strstr(find_page(o, svg)->data, "<svg"));
+		assert_true(find_page(o, csv)->len > 0);
+		free(svg);
+		free(csv);
+	}
+	return n;
+}
+
+/* report-format §10.4: the charts are files of the Markdown tree, linked
+ * from A.8 of each candidate page and from the summary; none with the
+ * extensions off. */
+static void charts_in_markdown_tree(void **state)
+{
+	(void)state;
+	struct report_out on, off;
+	assert_int_equal(report_render(&ds, 1, &on), 0);
+	assert_int_equal(report_render(&ds, 0, &off), 0);
+	size_t pages_with = 0, links = 0, files = 0;
+	for (size_t i = 0; i < on.n; i++) {
+		const struct report_file *f = &on.f[i];
+		if (strstr(f->path, "/charts/")) {
+			files++;
+			continue;
+		}
+		const char *a8 = strstr(f->data, "\n### A.8 Charts\n\n![");
+		if (a8)
+			pages_with++;
+		size_t n = check_chart_links(&on, "x86_1", f->data);
+		/* candidate pages link charts only from A.8 */
+		if (n && strcmp(f->path, "x86_1/index.md"))
+			assert_int_equal(check_chart_links(&on, "x86_1", a8), n);
+		links += n;
+	}
+	assert_true(pages_with >= 1);
+	assert_int_equal(files, 2 * links);   /* an SVG and a CSV per link */
+	const char *sum = find_page(&on, "x86_1/index.md")->data;
+	assert_non_null(strstr(sum, "](charts/kem-cost.svg)\n"));
+	assert_true(strstr(sum, "](charts/kem-cost.svg)") > strstr(sum, "## Key encapsulation"));
+	for (size_t i = 0; i < off.n; i++) {
+		assert_null(strstr(off.f[i].path, "/charts/"));
+		assert_null(strstr(off.f[i].data, "A.8"));
+		assert_null(strstr(off.f[i].data, "](charts/"));
+	}
+	report_out_free(&on);
+	report_out_free(&off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +502,7 @@ int main(void)
 		cmocka_unit_test(deterministic),
 		cmocka_unit_test(isolation),
 		cmocka_unit_test(other_pages),
+		cmocka_unit_test(charts_in_markdown_tree),
 	};
 	return cmocka_run_group_tests(tests, load, unload);
 }

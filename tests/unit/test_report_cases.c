@@ -484,6 +484,12 @@ static void signature_candidate(void **state)
 	/* KEM section first (candidates by category) */
 	assert_true(strstr(sum, "## Key encapsulation") < strstr(sum, "## Digital signatures"));
 	free(sum);
+	/* the method page names the signing message only once a signature
+	 * candidate was timed */
+	char *method = page_method(&ds, NULL);
+	assert_non_null(strstr(method, "00..2f; signatures sign a fixed 64-byte message.\n"));
+	assert_null(strstr(method, "hash functions are timed"));
+	free(method);
 	dataset_free(&ds);
 	free(run);
 }
@@ -515,8 +521,49 @@ static void hash_candidate(void **state)
 			       "17.76 M (ratio \xe2\x80\x93) | 61.0 k (ratio \xe2\x80\x93) | "
 			       "349.0 k (ratio \xe2\x80\x93) | \xe2\x80\x93 |\n"));
 	free(sum);
+	char *method = page_method(&ds, NULL);
+	assert_non_null(strstr(method, "00..2f; hash functions are timed at 32, 128, 512, 1024, 4096, "
+			       "8192, 16384 and 65536 bytes (guide S1\xe2\x80\x93S8).\n"));
+	assert_null(strstr(method, "signatures sign"));
+	free(method);
 	dataset_free(&ds);
 	free(run);
+}
+
+static char *render_method(void)
+{
+	struct dataset ds;
+	char *err = NULL, *run = path_join(tmp, "runs/x86_1");
+	if (dataset_load_run(&ds, tmp, run, NULL, &err))
+		fail_msg("load: %s", err);
+	free(run);
+	char *md = page_method(&ds, NULL);
+	dataset_free(&ds);
+	return md;
+}
+
+/* The method page states the baseline and the profile only when the run
+ * has their records (report-format §7, method §10.7). */
+static void method_states_what_ran(void **state)
+{
+	(void)state;
+	char *md = render_method();
+	assert_non_null(strstr(md, "No ICCS baseline (candidate `iccs`) was measured in this run"));
+	assert_non_null(strstr(md, "(tick source `"));
+	free(md);
+	sh("cp -r '%s/build/kem-12' '%s/build/iccs'", tmp, tmp);
+	sh("cp -r '%s/candidates/kem-12' '%s/candidates/iccs'", tmp, tmp);
+	sh("cp -r '%s/runs/x86_1/records/kem-12' '%s/runs/x86_1/records/iccs'", tmp, tmp);
+	md = render_method();
+	assert_non_null(strstr(md, "The ICCS baseline (candidate `iccs`, 9 timing record(s)) times the "
+			       "auxiliary functions themselves"));
+	assert_null(strstr(md, "No ICCS baseline"));
+	free(md);
+	sh("rm -r '%s/runs/x86_1/profile'", tmp);
+	md = render_method();
+	assert_non_null(strstr(md, "No hash and DRNG profile was recorded in this run"));
+	assert_null(strstr(md, "Reference builds are relinked"));
+	free(md);
 }
 
 /* Summary rules: targets, ??%, n= marks, summary_notes.csv, KAT marks. */
@@ -624,6 +671,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(algorithm_from_candidate_conf, setup, teardown),
 		cmocka_unit_test_setup_teardown(signature_candidate, setup, teardown),
 		cmocka_unit_test_setup_teardown(hash_candidate, setup, teardown),
+		cmocka_unit_test_setup_teardown(method_states_what_ran, setup, teardown),
 		cmocka_unit_test_setup_teardown(summary_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(survey_verdicts, setup, teardown),
 	};

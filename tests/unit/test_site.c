@@ -139,6 +139,31 @@ struct fixture {
 	struct site_files a, b, two;   /* one system twice; both systems */
 };
 
+/* The page as the report writes it: with its chart links (A.8 on a
+ * candidate page, the KEM scatter on a summary). */
+static void add_with_charts(struct site_files *md, const char *path, const char *text,
+			    const struct dataset *ds, const struct ds_candidate *c)
+{
+	struct site_charts ch = { NULL, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	/* the summary's scatter closes the Key encapsulation section */
+	const char *hash = c ? NULL : strstr(text, "## Hash functions");
+	sb_addf(&sb, "%.*s", hash ? (int)(hash - text - 1) : (int)strlen(text), text);
+	if (c)
+		site_candidate_charts(ds, c, &ch);
+	else
+		site_summary_charts(ds, &ch);
+	if (c && ch.n)
+		sb_adds(&sb, "\n### A.8 Charts\n");
+	for (size_t i = 0; i < ch.n; i++)
+		sb_addf(&sb, "\n![%s](charts/%s.svg)\n", ch.v[i].title, ch.v[i].name);
+	if (hash)
+		sb_addf(&sb, "\n%s", hash);
+	site_charts_free(&ch);
+	char *page = sb_detach(&sb);
+	site_files_add(md, path, page, strlen(page));
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
@@ -153,8 +178,8 @@ static int setup(void **state)
 	dir = xasprintf("%s/data/" SYS2, tmpdir);
 	f->sys[1] = (struct site_system){ &f->ds2, dir, NULL };
 	site_files_add_str(&f->md, "index.md", md_index);
-	site_files_add_str(&f->md, SYS "/index.md", md_summary);
-	site_files_add_str(&f->md, SYS "/kem-1.md", md_cand);
+	add_with_charts(&f->md, SYS "/index.md", md_summary, &f->ds, NULL);
+	add_with_charts(&f->md, SYS "/kem-1.md", md_cand, &f->ds, &f->ds.cand[0]);
 	site_files_add_str(&f->md, SYS "/method.md", md_method);
 	struct site_input in = { f->sys, 1, &f->md, "9.9.9" };
 	assert_int_equal(site_build(&in, &f->a, &err), 0);
@@ -416,6 +441,44 @@ static void compare(void **state)
 	assert_null(site_files_find(&f->a, "compare.html"));
 }
 
+/* What `site --dataset DIR` writes: two renders, through two spellings
+ * of the folder, are byte-identical and hold no path of it; the candidate
+ * page inlines the charts its A.8 links. */
+static void render_published(void **state)
+{
+	(void)state;
+	struct site_files x, y;
+	char *err = NULL, *alt = xasprintf("%s/data/../", tmpdir);
+	if (site_render_published(tmpdir, &x, &err) || site_render_published(alt, &y, &err))
+		fail_msg("render: %s", err);
+	assert_int_equal(x.n, y.n);
+	for (size_t i = 0; i < x.n; i++) {
+		assert_string_equal(x.v[i].path, y.v[i].path);
+		assert_int_equal(x.v[i].len, y.v[i].len);
+		assert_memory_equal(x.v[i].data, y.v[i].data, x.v[i].len);
+		char *text = xstrndup(x.v[i].data, x.v[i].len);
+		if (strstr(text, tmpdir))
+			fail_msg("%s holds the dataset path", x.v[i].path);
+		free(text);
+	}
+	const char *page = file_text(&x, SYS "/kem-1.html");
+	const char *a8 = strstr(page, "A.8 Charts");
+	assert_non_null(a8);
+	assert_non_null(strstr(a8, "<svg"));
+	assert_non_null(site_files_find(&x, SYS "/charts/kem-1-cycles.svg"));
+	struct strlist problems = STRLIST_INIT;
+	assert_int_equal(site_check_links(&x, &problems), 0);
+	sl_free(&problems);
+	struct site_files none;
+	assert_int_equal(site_render_published("/nonexistent-ngcc", &none, &err), -1);
+	assert_int_equal(none.n, 0);
+	assert_non_null(strstr(err, "/nonexistent-ngcc"));
+	free(err);
+	site_files_free(&x);
+	site_files_free(&y);
+	free(alt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +491,7 @@ int main(void)
 		cmocka_unit_test(chart_matches_csv),
 		cmocka_unit_test(equal_security),
 		cmocka_unit_test(compare),
+		cmocka_unit_test(render_published),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,6 +27,7 @@
 #include "evidence/validate.h"
 #include "evidence/size_audit.h"
 #include "stats/stats.h"
+#include "report/site.h"
 #include "util/util.h"
 
 #define SYS "x86_1"
@@ -399,6 +400,54 @@ static void test_changed_page_is_caught(void **state)
 	cleanup(dir, &r);
 }
 
+/* The first file of the site whose name ends in ext, as "site/<path>". */
+static char *site_file_with(const struct site_files *f, const char *ext)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (str_ends_with(f->v[i].path, ext) && strncmp(f->v[i].path, "data/", 5))
+			return xasprintf("site/%s", f->v[i].path);
+	fail_msg("the site has no %s file", ext);
+	return NULL;
+}
+
+/* With a site/ folder validate regenerates the whole site: it passes as
+ * `site` wrote it, and one changed byte of an HTML, SVG or CSV file is a
+ * mismatch naming the file. */
+static void test_site_is_checked(void **state)
+{
+	(void)state;
+	char *dir = make_dataset(0), *err = NULL;
+	char *out = path_join(dir, "site");
+	struct site_files site;
+	if (site_render_published(dir, &site, &err) || site_write(&site, out, &err))
+		fail_msg("site: %s", err);
+	struct run r = run_validate(dir, 0);
+	if (r.rc)
+		fail_msg("dataset with its site: %s", r.out);
+	char *line = xasprintf("site: %zu file(s) regenerated and compared", site.n);
+	assert_non_null(strstr(r.out, line));
+	free(line);
+	free(r.out);
+	static const char *const ext[] = { ".html", ".svg", ".csv" };
+	for (size_t k = 0; k < 3; k++) {
+		char *rel = site_file_with(&site, ext[k]);
+		flip_byte(dir, rel, 10);
+		r = run_validate(dir, 0);
+		char *want = xasprintf("PROBLEM %s: differs from the page regenerated", rel);
+		expect_problem(&r, want);
+		assert_non_null(strstr(r.out, "report check: 1 mismatch(es)\n"));
+		flip_byte(dir, rel, 10);
+		free(want);
+		free(rel);
+		free(r.out);
+	}
+	site_files_free(&site);
+	free(out);
+	r = run_validate(dir, 0);
+	assert_int_equal(r.rc, 0);
+	cleanup(dir, &r);
+}
+
 static void test_unfixed_needs_the_option(void **state)
 {
 	(void)state;
@@ -623,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_changed_kat_log_is_caught),
 		cmocka_unit_test(test_kat_result_must_match_build),
 		cmocka_unit_test(test_changed_page_is_caught),
+		cmocka_unit_test(test_site_is_checked),
 		cmocka_unit_test(test_unfixed_needs_the_option),
 		cmocka_unit_test(test_environment_must_agree),
 		cmocka_unit_test(test_schema_and_absolute_paths),
