@@ -509,7 +509,7 @@ static void append_log_file(struct plan *p)
 	sb_add(&sb, p->log.buf ? p->log.buf : "", p->log.len);
 	sb_addc(&sb, '\n');
 	int fd = mkdir_p(dir, 0755) ? -1 : open(abs, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len)
+	if (fd < 0 || write_full(fd, sb.buf, sb.len))
 		ngcc_warning("cannot write the build log %s: %s", abs, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -580,10 +580,11 @@ struct sched {
 	void *arg;
 };
 
-static void remove_stale_library(struct build_unit *u)
+/* Remove the unit's file build/<ID>/<prefix><stem><suffix>, if any. */
+static void unlink_unit_file(const struct build_unit *u, const char *prefix, const char *suffix)
 {
 	char *stem = build_stem(u->ic);
-	char *rel = xasprintf("build/%s/lib%s.so", u->c->id, stem);
+	char *rel = xasprintf("build/%s/%s%s%s", u->c->id, prefix, stem, suffix);
 	char *abs = ws_abs(u->workspace, rel);
 	unlink(abs);
 	free(abs);
@@ -619,21 +620,10 @@ static void after_attempt(struct sched *s, struct build_unit *u)
 		return;
 	}
 	if (!o->ok && u->forced_profile < 0)
-		remove_stale_library(u);
+		unlink_unit_file(u, "lib", ".so"); /* no stale library */
 	u->done = 1;
 	if (s->on_done)
 		s->on_done(u, s->arg);
-}
-
-static void truncate_log(struct build_unit *u)
-{
-	char *stem = build_stem(u->ic);
-	char *rel = xasprintf("build/%s/%s.build.log", u->c->id, stem);
-	char *abs = ws_abs(u->workspace, rel);
-	unlink(abs);
-	free(abs);
-	free(rel);
-	free(stem);
 }
 
 /* Start as many jobs as there are free slots; 1 if anything changed. */
@@ -676,7 +666,7 @@ int build_units(struct build_unit *units, size_t n, int jobs,
 	for (size_t i = 0; i < n; i++) {
 		struct build_unit *u = &units[i];
 		if (u->forced_profile < 0)
-			truncate_log(u);
+			unlink_unit_file(u, "", ".build.log"); /* fresh log */
 		start_attempt(u, u->forced_profile >= 0 ? (enum build_profile)u->forced_profile
 							: build_first_profile(u->ic));
 		if (((struct plan *)u->priv)->finished)

@@ -576,7 +576,7 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 		ngcc_error("%s needs --run DIR (the run directory, created if missing)", phase);
 		return EXIT_USAGE;
 	}
-	char *joined = o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+	char *joined = engine_run_dir(o);
 	e->run = path_absolute(joined);
 	free(joined);
 	e->cpu = o->cpu >= 0 ? o->cpu : host_default_cpu();
@@ -619,15 +619,14 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 struct end_ctx {
 	struct engine *e;
 	int exit_code;
+	json_t *env;        /* environment at the end */
 };
 
 static int end_cb(json_t *doc, void *vctx)
 {
 	struct end_ctx *c = vctx;
 	campaign_phase_end(doc, c->e->phase_index, c->exit_code);
-	json_t *env = env_capture(c->e->cpu, &c->e->counter);
-	campaign_set_environment(doc, "environment_at_end", env);
-	json_decref(env);
+	campaign_set_environment(doc, "environment_at_end", c->env);
 	for (size_t i = 0; i < c->e->not_timed.n; i++) {
 		char *note = xasprintf("not timed: %s", c->e->not_timed.items[i]);
 		campaign_add_note(doc, note);
@@ -638,8 +637,11 @@ static int end_cb(json_t *doc, void *vctx)
 
 void engine_end(struct engine *e, int exit_code)
 {
-	struct end_ctx c = { e, exit_code };
+	/* The full capture takes about 1.1 s: not while holding the
+	 * campaign.json lock. */
+	struct end_ctx c = { e, exit_code, env_capture(e->cpu, &e->counter) };
 	campaign_update(e->o.workspace, e->run, end_cb, &c);
+	json_decref(c.env);
 }
 
 void engine_free(struct engine *e)
@@ -668,6 +670,31 @@ void engine_free(struct engine *e)
 		counter_close(&e->counter);
 	lock_release(e->cpu_lock_fd);
 	lock_release(e->run_lock_fd);
+}
+
+char *engine_run_dir(const struct engine_opts *o)
+{
+	return o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+}
+
+json_t *engine_timing_record(const struct engine *e, const struct unit *u)
+{
+	char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
+	json_t *rec = path_exists(path) ? evidence_load(path, NULL) : NULL;
+	free(path);
+	if (rec && (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION) ||
+		    strcmp(jget_str(rec, "status", ""), ST_COMPLETE) ||
+		    strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
+void engine_push_arg(struct strlist *argv, json_t *shown, char *s)
+{
+	json_array_append_new(shown, json_string(s));
+	sl_push_owned(argv, s);
 }
 
 /* ---- the driver -------------------------------------------------------------- */

@@ -101,6 +101,18 @@ int engine_measure(struct engine *e);
  * the difference is overridden and recorded), -1 to refuse. */
 int engine_env_still_equal(struct engine *e);
 
+/* The --run directory: as given when absolute, else joined to the
+ * workspace (not made canonical); caller frees.  o->run must be set. */
+char *engine_run_dir(const struct engine_opts *o);
+
+/* u's complete timing record (records/) of the library as it is now, or
+ * NULL: the memory and profile passes work only from such a record. */
+json_t *engine_timing_record(const struct engine *e, const struct unit *u);
+
+/* Append s (taken over) to a child program's argv and to its command as
+ * recorded (shown). */
+void engine_push_arg(struct strlist *argv, json_t *shown, char *s);
+
 /* Options shared by calibrate, measure and campaign. */
 void engine_opts_init(struct engine_opts *o, const char *workspace, int tty);
 void engine_opts_free(struct engine_opts *o);

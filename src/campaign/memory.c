@@ -147,7 +147,7 @@ void memory_record_option(const struct engine_opts *o, int enabled)
 {
 	if (!o->run)
 		return;
-	char *run = o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+	char *run = engine_run_dir(o);
 	if (!mkdir_p(run, 0755))
 		campaign_update(o->workspace, run, option_cb, &enabled);
 	free(run);
@@ -161,21 +161,6 @@ struct pass {
 	int complete, failures;
 	int refused;
 };
-
-/* The unit's complete timing record of the same library, or NULL. */
-static json_t *timing_record(const struct engine *e, const struct unit *u)
-{
-	char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
-	json_t *rec = path_exists(path) ? evidence_load(path, NULL) : NULL;
-	free(path);
-	if (rec && (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION) ||
-		    strcmp(jget_str(rec, "status", ""), ST_COMPLETE) ||
-		    strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))) {
-		json_decref(rec);
-		rec = NULL;
-	}
-	return rec;
-}
 
 static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
 {
@@ -292,12 +277,6 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	return j;
 }
 
-static void push(struct strlist *argv, json_t *shown, char *s)
-{
-	json_array_append_new(shown, json_string(s));
-	sl_push_owned(argv, s);
-}
-
 /* Run the memory program for u; returns the record (never NULL). */
 static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *timing)
 {
@@ -314,14 +293,14 @@ static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *tim
 	f.command = json_array();
 	sl_push(&argv, ps->prog);
 	json_array_append_new(f.command, json_string(MEMORY_PROGRAM_SHOWN));
-	push(&argv, f.command, xstrdup("--lib"));
-	push(&argv, f.command, xstrdup(u->library));
-	push(&argv, f.command, xstrdup("--op"));
-	push(&argv, f.command, xstrdup(u->op));
-	push(&argv, f.command, xstrdup("--calls"));
-	push(&argv, f.command, xasprintf("%ld", f.calls));
-	push(&argv, f.command, xstrdup("--cpu"));
-	push(&argv, f.command, xasprintf("%d", e->cpu));
+	engine_push_arg(&argv, f.command, xstrdup("--lib"));
+	engine_push_arg(&argv, f.command, xstrdup(u->library));
+	engine_push_arg(&argv, f.command, xstrdup("--op"));
+	engine_push_arg(&argv, f.command, xstrdup(u->op));
+	engine_push_arg(&argv, f.command, xstrdup("--calls"));
+	engine_push_arg(&argv, f.command, xasprintf("%ld", f.calls));
+	engine_push_arg(&argv, f.command, xstrdup("--cpu"));
+	engine_push_arg(&argv, f.command, xasprintf("%d", e->cpu));
 	char **av = xcalloc(argv.n + 1, sizeof *av);
 	for (size_t i = 0; i < argv.n; i++)
 		av[i] = argv.items[i];
@@ -398,7 +377,7 @@ static enum resume check_existing(struct pass *ps, const struct unit *u, const c
 static void memory_unit(struct pass *ps, struct unit *u)
 {
 	struct engine *e = ps->e;
-	json_t *timing = timing_record(e, u);
+	json_t *timing = engine_timing_record(e, u);
 	if (!timing)
 		return; /* only complete timing records get a memory record */
 	/* The calibration's figures, as the timing record planned with them. */

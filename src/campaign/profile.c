@@ -45,27 +45,6 @@ struct phase {
 
 /* ---- one profile ------------------------------------------------------------ */
 
-static void push(struct strlist *argv, json_t *shown, char *s)
-{
-	json_array_append_new(shown, json_string(s));
-	sl_push_owned(argv, s);
-}
-
-/* The complete timing record of the same library, for the cross-check. */
-static json_t *timing_record(const struct engine *e, const struct unit *u)
-{
-	char *path = rundir_unit_path(e->run, "records", u->cand, u->stem), *err = NULL;
-	json_t *rec = path_exists(path) ? evidence_load(path, &err) : NULL;
-	free(path);
-	free(err);
-	if (rec && (strcmp(jget_str(rec, "status", ""), "complete") ||
-		    strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))) {
-		json_decref(rec);
-		rec = NULL;
-	}
-	return rec;
-}
-
 static json_t *run_driver(struct phase *ph, const struct unit *u,
 			  const struct instrument_result *ir, json_t *coverage)
 {
@@ -79,16 +58,16 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 		timeout = e->o.max_timeout_s;
 	sl_push(&argv, ph->prog);
 	json_array_append_new(shown, json_string(PROFILE_DRIVER_SHOWN));
-	push(&argv, shown, xstrdup("--lib"));
-	push(&argv, shown, xstrdup(ir->library));
-	push(&argv, shown, xstrdup("--op"));
-	push(&argv, shown, xstrdup(u->op));
-	push(&argv, shown, xstrdup("--iters"));
-	push(&argv, shown, xasprintf("%ld", iters));
-	push(&argv, shown, xstrdup("--warmups"));
-	push(&argv, shown, xasprintf("%d", warm));
-	push(&argv, shown, xstrdup("--cpu"));
-	push(&argv, shown, xasprintf("%d", e->cpu));
+	engine_push_arg(&argv, shown, xstrdup("--lib"));
+	engine_push_arg(&argv, shown, xstrdup(ir->library));
+	engine_push_arg(&argv, shown, xstrdup("--op"));
+	engine_push_arg(&argv, shown, xstrdup(u->op));
+	engine_push_arg(&argv, shown, xstrdup("--iters"));
+	engine_push_arg(&argv, shown, xasprintf("%ld", iters));
+	engine_push_arg(&argv, shown, xstrdup("--warmups"));
+	engine_push_arg(&argv, shown, xasprintf("%d", warm));
+	engine_push_arg(&argv, shown, xstrdup("--cpu"));
+	engine_push_arg(&argv, shown, xasprintf("%d", e->cpu));
 	char **av = xcalloc(argv.n + 1, sizeof *av);
 	for (size_t i = 0; i < argv.n; i++)
 		av[i] = argv.items[i];
@@ -109,7 +88,7 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 		detail = xstrdup("the profile driver could not be started");
 	else if (!(res.exited && res.exit_code == 0))
 		detail = spawn_describe(&res, timeout);
-	json_t *timing = timing_record(e, u);
+	json_t *timing = engine_timing_record(e, u);
 	struct profile_input in = {
 		.candidate = u->cand, .label = u->label, .operation = u->op,
 		.library_instrumented = ir->library,
@@ -394,24 +373,10 @@ static void adopt_run_planning(struct engine_opts *o)
 {
 	if (!o->run)
 		return;
-	char *run = o->run[0] == '/' ? xstrdup(o->run) : path_join(o->workspace, o->run);
+	char *run = engine_run_dir(o);
 	char *cj = path_join(run, "campaign.json"), *err = NULL;
 	json_t *doc = path_exists(cj) ? campaign_load(run, &err) : NULL;
-	json_t *p = json_object_get(doc, "planning");
-	if (json_is_object(p)) {
-		struct planning *pl = &o->planning;
-		pl->trials = (int)jget_int(p, "trials", pl->trials);
-		pl->trial_target_s = jget_real(p, "trial_target_s", pl->trial_target_s);
-		pl->min_total = (int)jget_int(p, "min_total", pl->min_total);
-		pl->max_iters_per_trial = (int)jget_int(p, "max_iters_per_trial", pl->max_iters_per_trial);
-		pl->op_budget_s = jget_real(p, "op_budget_s", pl->op_budget_s);
-		pl->separate_process_setup_s = jget_real(p, "separate_process_setup_s",
-							 pl->separate_process_setup_s);
-		pl->max_disturbed_retries = (int)jget_int(p, "max_disturbed_retries",
-							  pl->max_disturbed_retries);
-		pl->max_invol_switches_per_trial = (int)jget_int(p, "max_invol_switches_per_trial",
-								 pl->max_invol_switches_per_trial);
-	}
+	campaign_planning_read(json_object_get(doc, "planning"), &o->planning);
 	json_decref(doc);
 	free(err);
 	free(cj);

@@ -261,7 +261,7 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	char *run = o.run[0] == '/' ? xstrdup(o.run) : path_join(ctx->workspace, o.run);
+	char *run = engine_run_dir(&o);
 	rc = host_first(&o);
 	if (!rc)
 		rc = add_phase(&args, &ids, ctx);

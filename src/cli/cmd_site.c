@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_site(int argc, char **argv, const struct cli_ctx *ctx);
-
 static void site_usage(FILE *out)
 {
 	fprintf(out,
@@ -66,10 +64,9 @@ static int render_run(const char *dir, const char *system, const struct cli_ctx 
 static int write_and_check(const struct site_files *site, const char *out)
 {
 	char *err = NULL;
-	int rc = EXIT_OK;
-	if (site_write(site, out, &err)) {
+	int rc = site_write(site, out, &err);
+	if (rc) {
 		ngcc_error("%s", err);
-		rc = strstr(err, "cannot write") || strstr(err, "cannot remove") ? EXIT_SYSTEM : EXIT_USAGE;
 		free(err);
 		return rc;
 	}

@@ -27,7 +27,7 @@ static void set_failure(const char *fmt, ...)
 
 /* ---- command line helpers ------------------------------------------------ */
 
-int kem_parse_op(const char *s, enum kem_op *op)
+static int parse_op(const char *s, enum kem_op *op)
 {
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(s, kem_op_names[i])) {
@@ -37,7 +37,8 @@ int kem_parse_op(const char *s, enum kem_op *op)
 	return -1;
 }
 
-int kem_parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len)
+/* Hex string to at most max bytes; -1 when odd, empty, too long or not hex. */
+static int parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len)
 {
 	size_t n = strlen(hex);
 	if (n % 2 || n / 2 > max || n == 0)
@@ -63,7 +64,8 @@ int kem_parse_long(const char *s, long min, long *out)
 	return 0;
 }
 
-void kem_default_seed(unsigned char seed[KEM_SEED_LEN])
+/* The default seed 00 01 … 2f (method §5.1 step 3). */
+static void default_seed(unsigned char seed[KEM_SEED_LEN])
 {
 	for (size_t i = 0; i < KEM_SEED_LEN; i++)
 		seed[i] = (unsigned char)i;
@@ -73,7 +75,7 @@ void kem_opts_init(struct kem_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->cpu = -1;
-	kem_default_seed(o->seed);
+	default_seed(o->seed);
 	o->seed_len = KEM_SEED_LEN;
 }
 
@@ -85,7 +87,7 @@ int kem_opt(struct kem_opts *o, int c, const char *arg)
 		o->lib = arg;
 		return 1;
 	case 'o':
-		if (kem_parse_op(arg, &o->op))
+		if (parse_op(arg, &o->op))
 			return -1;
 		o->have_op = 1;
 		return 1;
@@ -95,7 +97,7 @@ int kem_opt(struct kem_opts *o, int c, const char *arg)
 		o->cpu = (int)v;
 		return 1;
 	case 's':
-		return kem_parse_hex(arg, o->seed, KEM_SEED_LEN, &o->seed_len) ? -1 : 1;
+		return parse_hex(arg, o->seed, KEM_SEED_LEN, &o->seed_len) ? -1 : 1;
 	default:
 		return 0;
 	}

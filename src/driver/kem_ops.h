@@ -41,13 +41,8 @@ struct kem_state {
 const char *kem_failure(void);
 
 /* ---- command line helpers shared by the child programs ---- */
-int kem_parse_op(const char *s, enum kem_op *op);
-/* Hex string to at most max bytes; -1 when odd, empty, too long or not hex. */
-int kem_parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len);
 /* Decimal >= min; -1 otherwise. */
 int kem_parse_long(const char *s, long min, long *out);
-/* The default seed 00 01 … 2f (method §5.1 step 3). */
-void kem_default_seed(unsigned char seed[KEM_SEED_LEN]);
 
 /* The options every KEM child program takes: --lib PATH, --op OP,
  * --cpu N, --seed-hex HEX (getopt_long table entries below). */

@@ -6,11 +6,31 @@
  * candidates' internal names from binding to each other.
  */
 #include "driver/loader.h"
-#include "util/util.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The error text, allocated.  Formatted here rather than with util.c's
+ * xasprintf so that the small child programs (timing, profile, memory)
+ * need nothing from util.c. */
+static char *load_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *load_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
+		exit(4);
+	}
+	return s;
+}
 
 /* dlsym() returns void *; ISO C has no conversion to function pointers,
  * so copy the bits (POSIX guarantees they fit). */
@@ -21,9 +41,9 @@ static int resolve(void *handle, const char *path, const char *name,
 	void *sym = dlsym(handle, name);
 	const char *why = dlerror();
 	if (!sym || why) {
-		*err = xasprintf("%s: missing symbol %s%s%s "
-				 "(was the library built by `ngcc-perf build`?)",
-				 path, name, why ? ": " : "", why ? why : "");
+		*err = load_error("%s: missing symbol %s%s%s "
+				  "(was the library built by `ngcc-perf build`?)",
+				  path, name, why ? ": " : "", why ? why : "");
 		return -1;
 	}
 	memcpy(fn_out, &sym, fn_size);
@@ -36,19 +56,19 @@ static int resolve(void *handle, const char *path, const char *name,
 static int check_meta(const char *path, const struct ngcc_meta *meta, char **err)
 {
 	if (!meta) {
-		*err = xasprintf("%s: ngcc_meta() returned NULL", path);
+		*err = load_error("%s: ngcc_meta() returned NULL", path);
 		return -1;
 	}
 	if (meta->magic != NGCC_ABI_MAGIC) {
-		*err = xasprintf("%s: ngcc_meta() magic is 0x%08x, expected 0x%08x "
-				 "(not an ngcc-perf candidate library)",
-				 path, meta->magic, NGCC_ABI_MAGIC);
+		*err = load_error("%s: ngcc_meta() magic is 0x%08x, expected 0x%08x "
+				  "(not an ngcc-perf candidate library)",
+				  path, meta->magic, NGCC_ABI_MAGIC);
 		return -1;
 	}
 	if (meta->abi_version != NGCC_ABI_VERSION) {
-		*err = xasprintf("%s: ABI version %u, this program expects %d "
-				 "(rebuild the candidate with `ngcc-perf build`)",
-				 path, meta->abi_version, NGCC_ABI_VERSION);
+		*err = load_error("%s: ABI version %u, this program expects %d "
+				  "(rebuild the candidate with `ngcc-perf build`)",
+				  path, meta->abi_version, NGCC_ABI_VERSION);
 		return -1;
 	}
 	return 0;
@@ -65,8 +85,8 @@ int candidate_load(const char *path, struct candidate_lib *lib, char **err)
 		/* dlerror() usually repeats the path: say it once. */
 		if (why && !strncmp(why, path, pl) && !strncmp(why + pl, ": ", 2))
 			why += pl + 2;
-		*err = xasprintf("cannot load %s: %s", path,
-				 why ? why : "unknown dlopen error");
+		*err = load_error("cannot load %s: %s", path,
+				  why ? why : "unknown dlopen error");
 		return -1;
 	}
 	ngcc_meta_fn meta_fn = NULL;

@@ -522,21 +522,6 @@ static int run(const struct options *o, struct kem_state *k)
 	return measure_calls(k, o->k.op, o->calls) ? DRV_OPFAIL : DRV_OK;
 }
 
-/* The loader's only need from util.c; keeps this program small. */
-char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("ngcc-perf-memory: out of memory\n", stderr);
-		exit(DRV_OPFAIL);
-	}
-	return s;
-}
-
 int main(int argc, char **argv)
 {
 	static struct heap_slot slots[HEAP_SLOTS];

@@ -89,22 +89,6 @@ static int kem_fail(void)
 	return DRV_OPFAIL;
 }
 
-/* The loader's only need from util.c; keeps this program small like the
- * timing driver. */
-char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("ngcc-perf-profile: out of memory\n", stderr);
-		exit(DRV_OPFAIL);
-	}
-	return s;
-}
-
 /* ---- options ----------------------------------------------------------- */
 
 static void usage(FILE *out)
@@ -262,7 +246,8 @@ static int cmp_entry(const void *a, const void *b)
 static json_t *calls_json(void)
 {
 	json_t *a = json_array();
-	qsort(res.entries, res.n_entries, sizeof *res.entries, cmp_entry);
+	if (res.entries)  /* NULL when the run failed before reading the table */
+		qsort(res.entries, res.n_entries, sizeof *res.entries, cmp_entry);
 	for (uint64_t i = 0; i < res.n_entries; i++) {
 		const struct ngcc_prof_entry *e = &res.entries[i];
 		json_t *c = json_object();

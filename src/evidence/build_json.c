@@ -1,14 +1,12 @@
 /* build_json.c — see build_json.h. */
 #include "evidence/build_json.h"
+#include "campaign/lock.h"
 #include "evidence/json.h"
 #include "util/util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 /* Every entry field in the order of method §11.4, then our additions. */
 static const char *const entry_keys[] = {
@@ -121,20 +119,7 @@ int build_json_lock(const char *workspace, const char *id)
 	char *path = build_json_path(workspace, id);
 	char *dir = path_dirname(path);
 	char *lock = xasprintf("%s.lock", path);
-	int fd = -1;
-
-	if (!mkdir_p(dir, 0755))
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		while (flock(fd, LOCK_EX) < 0) {
-			if (errno != EINTR) {
-				int e = errno;
-				close(fd);
-				fd = -1;
-				errno = e;
-				break;
-			}
-		}
+	int fd = mkdir_p(dir, 0755) ? -1 : lock_path(lock, 1, 1);
 	free(lock);
 	free(dir);
 	free(path);
@@ -143,6 +128,5 @@ int build_json_lock(const char *workspace, const char *id)
 
 void build_json_unlock(int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	lock_release(fd);
 }

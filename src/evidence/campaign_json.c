@@ -72,13 +72,13 @@ static json_t *flags_string(enum build_profile p, const char *omit)
 {
 	struct strlist sl = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
+	/* Padded with spaces so that " word " matches whole words only. */
+	char *list = omit ? xasprintf(" %s ", omit) : NULL;
 	build_profile_flags(p, 0, &sl);
 	for (size_t i = 0; i < sl.n; i++) {
-		if (omit) {
+		if (list) {
 			char *word = xasprintf(" %s ", sl.items[i]);
-			char *list = xasprintf(" %s ", omit);
 			int omitted = strstr(list, word) != NULL;
-			free(list);
 			free(word);
 			if (omitted)
 				continue;
@@ -87,6 +87,7 @@ static json_t *flags_string(enum build_profile p, const char *omit)
 			sb_addc(&sb, ' ');
 		sb_adds(&sb, sl.items[i]);
 	}
+	free(list);
 	sl_free(&sl);
 	char *s = sb_detach(&sb);
 	json_t *j = json_string(s);
@@ -220,6 +221,23 @@ json_t *campaign_planning_json(const struct planning *p)
 	json_object_set_new(j, "max_invol_switches_per_trial", json_integer(p->max_invol_switches_per_trial));
 	json_object_set_new(j, "warm_calibration", json_false());
 	return j;
+}
+
+void campaign_planning_read(const json_t *j, struct planning *p)
+{
+	if (!json_is_object(j))
+		return;
+	p->trials = (int)jget_int(j, "trials", p->trials);
+	p->trial_target_s = jget_real(j, "trial_target_s", p->trial_target_s);
+	p->min_total = (int)jget_int(j, "min_total", p->min_total);
+	p->max_iters_per_trial = (int)jget_int(j, "max_iters_per_trial", p->max_iters_per_trial);
+	p->op_budget_s = jget_real(j, "op_budget_s", p->op_budget_s);
+	p->separate_process_setup_s = jget_real(j, "separate_process_setup_s",
+						p->separate_process_setup_s);
+	p->max_disturbed_retries = (int)jget_int(j, "max_disturbed_retries",
+						 p->max_disturbed_retries);
+	p->max_invol_switches_per_trial = (int)jget_int(j, "max_invol_switches_per_trial",
+							p->max_invol_switches_per_trial);
 }
 
 int campaign_planning_check(json_t *doc, const struct planning *p, char **why)

@@ -39,6 +39,9 @@ char *campaign_system_id(const char *workspace);
 
 /* The planning object of campaign.json from constants, and back. */
 json_t *campaign_planning_json(const struct planning *p);
+/* The constants a planning object j holds replace those in p (no-op when
+ * j is not an object). */
+void campaign_planning_read(const json_t *j, struct planning *p);
 /* 1 if doc's planning equals p (or is unset: then it is set); 0 and *why
  * otherwise. */
 int campaign_planning_check(json_t *doc, const struct planning *p, char **why);

@@ -113,36 +113,39 @@ static char *relative_text(const struct pub *p, const char *s)
 	return cur;
 }
 
+static int relativize(const struct pub *p, json_t *j);
+
+/* v's replacement when it is a string relative_text changes (counted in
+ * *n), else NULL after relativizing inside v. */
+static json_t *relativized(const struct pub *p, json_t *v, int *n)
+{
+	char *r = json_is_string(v) ? relative_text(p, json_string_value(v)) : NULL;
+	if (!r) {
+		*n += relativize(p, v);
+		return NULL;
+	}
+	json_t *s = json_string(r);
+	free(r);
+	(*n)++;
+	return s;
+}
+
 /* Apply relative_text to every string of j, in place; returns the count. */
 static int relativize(const struct pub *p, json_t *j)
 {
 	int n = 0;
 	if (json_is_object(j)) {
 		const char *k;
-		json_t *v;
-		json_object_foreach(j, k, v) {
-			char *r = json_is_string(v) ? relative_text(p, json_string_value(v)) : NULL;
-			if (r) {
-				json_object_set_new(j, k, json_string(r));
-				free(r);
-				n++;
-			} else {
-				n += relativize(p, v);
-			}
-		}
+		json_t *v, *r;
+		json_object_foreach(j, k, v)
+			if ((r = relativized(p, v, &n)))
+				json_object_set_new(j, k, r);
 	} else if (json_is_array(j)) {
 		size_t i;
-		json_t *v;
-		json_array_foreach(j, i, v) {
-			char *r = json_is_string(v) ? relative_text(p, json_string_value(v)) : NULL;
-			if (r) {
-				json_array_set_new(j, i, json_string(r));
-				free(r);
-				n++;
-			} else {
-				n += relativize(p, v);
-			}
-		}
+		json_t *v, *r;
+		json_array_foreach(j, i, v)
+			if ((r = relativized(p, v, &n)))
+				json_array_set_new(j, i, r);
 	}
 	return n;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "evidence/atomic.h"
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "report/report.h"
 
@@ -195,15 +196,7 @@ int schema_known(const json_t *j, char **why)
 void dataset_systems(const char *dataset_dir, struct strlist *out)
 {
 	char *data = path_join(dataset_dir, "data");
-	struct strlist names = STRLIST_INIT;
-	list_names(data, &names);
-	for (size_t i = 0; i < names.n; i++) {
-		char *p = path_join(data, names.items[i]);
-		if (path_is_dir(p))
-			sl_push(out, names.items[i]);
-		free(p);
-	}
-	sl_free(&names);
+	dir_list(data, DIR_PICK_DIRS, out);
 	free(data);
 }
 

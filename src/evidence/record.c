@@ -262,7 +262,8 @@ static json_t *real_or_null(int ok, double v)
 	return ok && isfinite(v) ? json_real(v) : json_null();
 }
 
-static void add_statistics(json_t *r, const json_t *processes)
+/* Sets the statistics keys of r; returns whether the trials are noisy. */
+static int add_statistics(json_t *r, const json_t *processes)
 {
 	struct trial *t;
 	size_t n = record_flatten_trials(processes, &t);
@@ -291,8 +292,8 @@ static void add_statistics(json_t *r, const json_t *processes)
 	json_object_set_new(d, "cv_trial_cycles", real_or_null(cyc, s.cv_trial_cycles));
 	json_object_set_new(d, "spread_trial_cycles", real_or_null(cyc, s.spread_trial_cycles));
 	json_object_set_new(r, "dispersion", d);
-	json_object_set_new(r, "_noisy", json_boolean(ok && s.noisy));
 	free(t);
+	return ok && s.noisy;
 }
 
 /* Max over processes of rss.<key> (bytes); null when none has it. */
@@ -416,11 +417,9 @@ json_t *record_build(const struct record_input *in)
 	json_object_set_new(r, "counter", counter_summary(in->processes));
 	json_object_set_new(r, "processes", json_deep_copy(in->processes));
 	json_object_set_new(r, "trials", flat_trials_json(in->processes));
-	add_statistics(r, in->processes);
-	json_t *noisy = json_incref(json_object_get(r, "_noisy"));
-	json_object_del(r, "_noisy");
+	int noisy = add_statistics(r, in->processes);
 	json_object_set_new(r, "disturbed_retries", json_integer(in->disturbed_retries));
-	json_object_set_new(r, "noisy", noisy);
+	json_object_set_new(r, "noisy", json_boolean(noisy));
 	json_object_set_new(r, "sizes", sizes_json(in->processes));
 	json_object_set_new(r, "kex", json_null());
 	json_object_set_new(r, "build_flags", jstr_or_null(in->flags));

@@ -9,6 +9,7 @@
 
 #include "campaign/memory.h"
 #include "evidence/build_json.h"
+#include "evidence/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
 #include "evidence/publish_util.h"
@@ -667,19 +668,18 @@ static void check_site(struct val *v)
 
 /* ---- main ------------------------------------------------------------------------------------ */
 
+static int push_system_id(char *f[SEMI_FIELDS], void *ids)
+{
+	char *id = f[0] ? str_trim(f[0]) : "";
+	if (*id && strcmp(id, "ID"))
+		sl_push(ids, id);
+	return 0;
+}
+
 static void load_systems_csv(const char *dataset, struct strlist *ids, int *present)
 {
-	char *path = path_join(dataset, "systems.csv"), *data = NULL;
-	*present = !read_file(path, &data, NULL);
-	char *save = NULL;
-	for (char *line = *present ? strtok_r(data, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line[strcspn(line, ";\r")] = '\0';
-		char *id = str_trim(line);
-		if (*id && *id != '#' && strcmp(id, "ID"))
-			sl_push(ids, id);
-	}
-	free(data);
+	char *path = path_join(dataset, "systems.csv");
+	*present = semicolon_rows(path, push_system_id, ids) == 0;
 	free(path);
 }
 

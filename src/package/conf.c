@@ -142,6 +142,14 @@ static int set_bool(struct reader *r, int *slot, int *seen, const char *key, con
 	return 0;
 }
 
+/* `type` of [candidate] and of an instance: one of conf_types. */
+static int set_type(struct reader *r, char **slot, const char *key, const char *v)
+{
+	if (!in_set(v, conf_types))
+		return fail(r, r->line, "type '%s' is not one of kem, sign, kex, hash", v);
+	return set_scalar(r, slot, key, v);
+}
+
 static int candidate_key(struct reader *r, const char *key, const char *v)
 {
 	struct candidate_conf *c = r->c;
@@ -149,11 +157,8 @@ static int candidate_key(struct reader *r, const char *key, const char *v)
 		return set_scalar(r, &c->id, key, v);
 	if (!strcmp(key, "algorithm"))
 		return set_scalar(r, &c->algorithm, key, v);
-	if (!strcmp(key, "type")) {
-		if (!in_set(v, conf_types))
-			return fail(r, r->line, "type '%s' is not one of kem, sign, kex, hash", v);
-		return set_scalar(r, &c->type, key, v);
-	}
+	if (!strcmp(key, "type"))
+		return set_type(r, &c->type, key, v);
 	if (!strcmp(key, "package"))
 		return set_scalar(r, &c->package, key, v);
 	return fail(r, r->line, "unknown key '%s' in [candidate] (known: id, algorithm, type, package)", key);
@@ -167,11 +172,8 @@ struct seen_bools {
 static int instance_key(struct reader *r, struct seen_bools *seen, const char *key, const char *v)
 {
 	struct instance_conf *in = r->cur;
-	if (!strcmp(key, "type")) {
-		if (!in_set(v, conf_types))
-			return fail(r, r->line, "type '%s' is not one of kem, sign, kex, hash", v);
-		return set_scalar(r, &in->type, key, v);
-	}
+	if (!strcmp(key, "type"))
+		return set_type(r, &in->type, key, v);
 	if (!strcmp(key, "variant")) {
 		if (!in_set(v, conf_variants))
 			return fail(r, r->line, "variant '%s' is not one of reference, optimized-avx2, additional", v);

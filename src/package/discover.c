@@ -450,11 +450,11 @@ static void instance_digest(struct inst_builder *b)
 	sl_free(&lines);
 }
 
-static void find_instance_macro(struct inst_builder *b)
+/* The API header's macro (already parsed when the header was found), else
+ * the first other header's. */
+static void find_instance_macro(struct inst_builder *b, const char *api_macro)
 {
-	char *api = path_join(b->abs_dir, b->fi->api_header);
-	b->fi->instance = instance_macro_in_file(api);
-	free(api);
+	b->fi->instance = api_macro ? xstrdup(api_macro) : NULL;
 	for (size_t i = 0; i < b->headers.n && !b->fi->instance; i++) {
 		char *h = path_join(b->abs_dir, b->headers.items[i]);
 		b->fi->instance = instance_macro_in_file(h);
@@ -564,15 +564,15 @@ struct api_header {
 	char *rel;        /* root-relative */
 	const char *type;
 	int named;        /* KEM_*.h style name */
-	int has_macro;    /* defines ALGORITHM_INSTANCE */
+	char *macro;      /* its ALGORITHM_INSTANCE value, or NULL */
 };
 
 static int better_header(const struct api_header *a, const struct api_header *b)
 {
 	if (a->named != b->named)
 		return a->named > b->named;
-	if (a->has_macro != b->has_macro)
-		return a->has_macro > b->has_macro;
+	if (!a->macro != !b->macro)
+		return a->macro != NULL;
 	return strcmp(a->rel, b->rel) < 0;
 }
 
@@ -615,9 +615,7 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 			h->rel = xstrdup(rel);
 			h->type = pr.type ? pr.type : by_name;
 			h->named = by_name != NULL;
-			char *m = parse_instance_macro(text);
-			h->has_macro = m != NULL;
-			free(m);
+			h->macro = parse_instance_macro(text);
 		}
 		free(text);
 	}
@@ -632,27 +630,41 @@ static int dir_has_sources(const struct strlist *all, const char *dir)
 	return 0;
 }
 
-/* The sibling "common" folder of dir, if any (doubled Implementations/ layout). */
-static char *common_sibling(const char *root, const char *dir)
+/* The subfolders of parent (root-relative, "." for the root) that hold a
+ * file of the package, root-relative and sorted.  Derived from the walk's
+ * file list, so discovery lists no folder twice. */
+static void subdirs_with_files(const struct strlist *all, const char *parent,
+			       struct strlist *out)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		const char *inner = inside(all->items[i], parent);
+		const char *slash = inner ? strchr(inner, '/') : NULL;
+		if (!slash)
+			continue;
+		char *name = xstrndup(inner, (size_t)(slash - inner));
+		char *sub = strcmp(parent, ".") ? path_join(parent, name) : xstrdup(name);
+		if (!sl_contains(out, sub))
+			sl_push(out, sub);
+		free(sub);
+		free(name);
+	}
+	sl_sort(out);
+}
+
+/* The sibling "common" folder of dir, if any (doubled Implementations/ layout).
+ * A folder without files would add no code, so only the listed ones count. */
+static char *common_sibling(const struct strlist *all, const char *dir)
 {
 	char *parent = path_dirname(dir);
+	struct strlist subs = STRLIST_INIT;
 	char *found = NULL;
-	char *abs_parent = path_join(root, strcmp(parent, ".") ? parent : "");
-	DIR *d = opendir(abs_parent);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (!strcasecmp(e->d_name, "common") && strcmp(e->d_name, path_basename(dir))) {
-			char *c = strcmp(parent, ".") ? path_join(parent, e->d_name) : xstrdup(e->d_name);
-			char *abs = path_join(root, c);
-			if (path_is_dir(abs) && !found)
-				found = c;
-			else
-				free(c);
-			free(abs);
-		}
-	if (d)
-		closedir(d);
-	free(abs_parent);
+	subdirs_with_files(all, parent, &subs);
+	for (size_t i = 0; i < subs.n && !found; i++) {
+		const char *name = path_basename(subs.items[i]);
+		if (!strcasecmp(name, "common") && strcmp(name, path_basename(dir)))
+			found = xstrdup(subs.items[i]);
+	}
+	sl_free(&subs);
 	free(parent);
 	return found;
 }
@@ -703,7 +715,7 @@ static void add_found(struct discovery *d, const struct scan *sc,
 	if (common)
 		collect_code(&b, common);
 	sl_sort(&fi->sources);
-	find_instance_macro(&b);
+	find_instance_macro(&b, h->macro);
 	instance_digest(&b);
 	char *label = label_for(dir, fi->instance, fi->placeholder, sc->fallback_label);
 	if (!strcmp(fi->variant, "optimized-avx2"))
@@ -749,40 +761,28 @@ static void group_headers(struct api_header *h, size_t n, struct strlist *dirs,
 static void add_for_dir(struct discovery *d, const struct scan *sc, const char *dir,
 			const struct api_header *h)
 {
-	const char *root = sc->root;
 	const struct strlist *all = &sc->all;
-	const char *base = path_basename(dir);
-	if (!strcasecmp(base, "common")) {
+	if (!strcasecmp(path_basename(dir), "common")) {
 		/* Shared code with the API header; each code sibling is an instance. */
 		char *parent = path_dirname(dir);
-		char *abs_parent = path_join(root, strcmp(parent, ".") ? parent : "");
-		struct strlist sibs = STRLIST_INIT;
-		DIR *dd = opendir(abs_parent);
-		struct dirent *e;
-		while (dd && (e = readdir(dd))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-			    !strcasecmp(e->d_name, "common") || junk_dir(e->d_name))
-				continue;
-			char *s = strcmp(parent, ".") ? path_join(parent, e->d_name) : xstrdup(e->d_name);
-			char *abs = path_join(root, s);
-			if (path_is_dir(abs) && dir_has_sources(all, s))
-				sl_push(&sibs, s);
-			free(abs);
-			free(s);
+		struct strlist subs = STRLIST_INIT, sibs = STRLIST_INIT;
+		subdirs_with_files(all, parent, &subs);
+		for (size_t i = 0; i < subs.n; i++) {
+			const char *name = path_basename(subs.items[i]);
+			if (strcasecmp(name, "common") && !junk_dir(name) &&
+			    dir_has_sources(all, subs.items[i]))
+				sl_push(&sibs, subs.items[i]);
 		}
-		if (dd)
-			closedir(dd);
-		sl_sort(&sibs);
 		for (size_t i = 0; i < sibs.n; i++)
 			add_found(d, sc, sibs.items[i], dir, h);
 		if (!sibs.n)
 			add_found(d, sc, dir, NULL, h);
 		sl_free(&sibs);
-		free(abs_parent);
+		sl_free(&subs);
 		free(parent);
 		return;
 	}
-	char *common = common_sibling(root, dir);
+	char *common = common_sibling(all, dir);
 	add_found(d, sc, dir, common, h);
 	free(common);
 }
@@ -908,8 +908,10 @@ size_t discover_package(const char *root, const char *fallback_label, struct dis
 	if (d->n > 1)
 		qsort(d->inst, d->n, sizeof(*d->inst), label_cmp);
 	add_notes(d);
-	for (size_t i = 0; i < nh; i++)
+	for (size_t i = 0; i < nh; i++) {
 		free(h[i].rel);
+		free(h[i].macro);
+	}
 	free(h);
 	free(chosen);
 	sl_free(&dirs);

@@ -109,12 +109,6 @@ char *md_finish(struct md_page *p, size_t *len)
 	return sb_detach(&p->sb);
 }
 
-void md_discard(struct md_page *p)
-{
-	sb_free(&p->sb);
-	p->ncols = 0;
-}
-
 char *md_code(const char *s)
 {
 	if (!strchr(s, '`'))

@@ -31,7 +31,6 @@ void md_table(struct md_page *p, const char *const *headers, size_t n);
 void md_row(struct md_page *p, const char *const *cells);
 /* The page text (LF-terminated once); resets p.  Caller frees. */
 char *md_finish(struct md_page *p, size_t *len);
-void md_discard(struct md_page *p);
 
 /* `s` as a code span (longer fence when s holds backticks). Caller frees. */
 char *md_code(const char *s);

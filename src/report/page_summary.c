@@ -217,6 +217,21 @@ static char *caption(const struct dataset *ds)
 			 hz > 0 ? fmt_time(t, &per_m) : DASH);
 }
 
+/* A section's heading, cycles caption and table header, before its first
+ * row only: a section without rows is left out. */
+static void start_table(struct spage *p, int *started, const char *heading,
+			const char *const *hdr, size_t ncols)
+{
+	if (*started)
+		return;
+	md_block(&p->md, heading);
+	char *cap = caption(p->ds);
+	md_block(&p->md, cap);
+	free(cap);
+	md_table(&p->md, hdr, ncols);
+	*started = 1;
+}
+
 static int is_baseline(const struct ds_candidate *c)
 {
 	return !strcmp(c->id, "iccs");
@@ -234,14 +249,7 @@ static void pk_section(struct spage *p, const struct pk_section *s)
 			const struct ds_instance *in = &c->inst[k];
 			if (in->optimized)
 				continue;
-			if (!started) {
-				md_block(&p->md, s->heading);
-				char *cap = caption(ds);
-				md_block(&p->md, cap);
-				free(cap);
-				md_table(&p->md, s->header, s->ncols);
-				started = 1;
-			}
+			start_table(p, &started, s->heading, s->header, s->ncols);
 			char *cells[10];
 			size_t n = 0;
 			cells[n++] = xasprintf("[%s](%s.md)", c->id, c->id);
@@ -299,14 +307,7 @@ static void baseline_section(struct spage *p)
 			continue;
 		for (size_t k = 0; k < c->n_inst; k++) {
 			const struct ds_instance *in = &c->inst[k];
-			if (!started) {
-				md_block(&p->md, "## ICCS baseline functions");
-				char *cap = caption(p->ds);
-				md_block(&p->md, cap);
-				free(cap);
-				md_table(&p->md, hdr, 11);
-				started = 1;
-			}
+			start_table(p, &started, "## ICCS baseline functions", hdr, 11);
 			const char *dash = strrchr(in->label, '-');
 			char *cells[11];
 			char *fn = xstrndup(in->label, dash ? (size_t)(dash - in->label) : strlen(in->label));
@@ -373,14 +374,7 @@ static void hash_section(struct spage *p)
 			const struct ds_instance *in = &c->inst[k];
 			if (in->optimized)
 				continue;
-			if (!started) {
-				md_block(&p->md, "## Hash functions");
-				char *cap = caption(p->ds);
-				md_block(&p->md, cap);
-				free(cap);
-				md_table(&p->md, hdr, 7);
-				started = 1;
-			}
+			start_table(p, &started, "## Hash functions", hdr, 7);
 			char *cells[7];
 			cells[0] = xasprintf("[%s](%s.md)", c->id, c->id);
 			cells[1] = algorithm_cell(p->ds, c);

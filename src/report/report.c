@@ -157,26 +157,46 @@ void report_published_systems(const char *dataset_dir, struct strlist *ids)
 	sl_free(&found);
 }
 
-int report_render_published(const char *dataset_dir, struct report_out *out, char **err)
+int report_load_published(const char *dataset_dir, struct strlist *ids,
+			  struct dataset **out, char **err)
 {
-	struct strlist ids = STRLIST_INIT;
-	memset(out, 0, sizeof *out);
-	*err = NULL;
-	report_published_systems(dataset_dir, &ids);
-	if (!ids.n) {
+	*out = NULL;
+	report_published_systems(dataset_dir, ids);
+	if (!ids->n) {
 		*err = xasprintf("%s: no data/<SYS>/ folder; not a published dataset", dataset_dir);
 		return -1;
 	}
-	struct dataset *ds = xcalloc(ids.n, sizeof *ds);
+	struct dataset *ds = xcalloc(ids->n, sizeof *ds);
 	int rc = 0;
 	size_t loaded = 0;
-	for (; loaded < ids.n && !rc; loaded++)
-		rc = dataset_load_published(&ds[loaded], dataset_dir, ids.items[loaded], err);
-	if (!rc)
-		rc = report_render_systems(ds, ids.n, 1, out);
-	for (size_t i = 0; i < loaded; i++)
+	for (; loaded < ids->n && !rc; loaded++)
+		rc = dataset_load_published(&ds[loaded], dataset_dir, ids->items[loaded], err);
+	if (rc) {
+		report_datasets_free(ds, loaded);
+		return -1;
+	}
+	*out = ds;
+	return 0;
+}
+
+void report_datasets_free(struct dataset *ds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
 		dataset_free(&ds[i]);
 	free(ds);
+}
+
+int report_render_published(const char *dataset_dir, struct report_out *out, char **err)
+{
+	struct strlist ids = STRLIST_INIT;
+	struct dataset *ds;
+	memset(out, 0, sizeof *out);
+	*err = NULL;
+	int rc = report_load_published(dataset_dir, &ids, &ds, err);
+	if (!rc) {
+		rc = report_render_systems(ds, ids.n, 1, out);
+		report_datasets_free(ds, ids.n);
+	}
 	sl_free(&ids);
 	return rc;
 }

@@ -40,5 +40,11 @@ void report_out_free(struct report_out *out);
  * systems.csv order, then the others in byte order. */
 struct strlist;
 void report_published_systems(const char *dataset_dir, struct strlist *ids);
+/* Those systems (ids) loaded into *ds, one dataset each, in the same order;
+ * free with report_datasets_free(*ds, ids->n).  0, or -1 with *err
+ * (malloc'd) and nothing left to free but ids. */
+int report_load_published(const char *dataset_dir, struct strlist *ids,
+			  struct dataset **ds, char **err);
+void report_datasets_free(struct dataset *ds, size_t n);
 
 #endif

@@ -582,26 +582,31 @@ int site_write(const struct site_files *f, const char *dir, char **err)
 {
 	char *marker = path_join(dir, SITE_MARKER);
 	*err = NULL;
+	int rc = 0;
 	if (path_exists(dir) && !path_is_dir(dir)) {
 		*err = xasprintf("%s exists and is not a directory; give another --out", dir);
+		rc = EXIT_USAGE;
 	} else if (path_is_dir(dir) && !dir_is_empty(dir) && !path_exists(marker)) {
 		*err = xasprintf("%s is not empty and holds no site of ours (no %s); give a new "
 				 "or empty --out directory", dir, SITE_MARKER);
+		rc = EXIT_USAGE;
 	} else if (path_exists(marker) && rm_rf(dir)) {
 		*err = xasprintf("%s: cannot remove the previous site: %s", dir, strerror(errno));
+		rc = EXIT_SYSTEM;
 	}
 	free(marker);
-	if (*err)
-		return -1;
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < f->n; i++) {
 		char *p = path_join(dir, f->v[i].path), *parent = path_dirname(p);
-		int rc = mkdir_p(parent, 0755) || write_file(p, f->v[i].data, f->v[i].len);
-		if (rc)
+		if (mkdir_p(parent, 0755) || write_file(p, f->v[i].data, f->v[i].len)) {
 			*err = xasprintf("%s: cannot write: %s", p, strerror(errno));
+			rc = EXIT_SYSTEM;
+		}
 		free(parent);
 		free(p);
 		if (rc)
-			return -1;
+			return rc;
 	}
 	return 0;
 }

@@ -73,7 +73,8 @@ int site_render_published(const char *dataset_dir, struct site_files *out, char 
 
 /* Write the files below dir (created; a previous site there, recognised by
  * its marker file, is removed first; any other non-empty dir is refused).
- * 0, or -1 with *err. */
+ * 0, or with *err: EXIT_USAGE when dir is refused, EXIT_SYSTEM when a file
+ * cannot be removed or written. */
 int site_write(const struct site_files *f, const char *dir, char **err);
 #define SITE_MARKER ".ngcc-perf-site"
 

@@ -35,32 +35,25 @@ int site_render(struct site_system *sys, struct dataset *ds, size_t n,
 int site_render_published(const char *dataset_dir, struct site_files *out, char **err)
 {
 	struct strlist ids = STRLIST_INIT;
+	struct dataset *ds;
 	*err = NULL;
 	memset(out, 0, sizeof *out);
-	report_published_systems(dataset_dir, &ids);
-	if (!ids.n) {
-		*err = xasprintf("%s: no data/<SYS>/ folder; not a published dataset", dataset_dir);
+	if (report_load_published(dataset_dir, &ids, &ds, err)) {
+		sl_free(&ids);
 		return -1;
 	}
-	struct dataset *ds = xcalloc(ids.n, sizeof *ds);
 	struct site_system *sys = xcalloc(ids.n, sizeof *sys);
 	char **roots = xcalloc(ids.n, sizeof *roots);
-	size_t loaded = 0;
-	int rc = 0;
-	for (; loaded < ids.n && !rc; loaded++) {
-		rc = dataset_load_published(&ds[loaded], dataset_dir, ids.items[loaded], err);
-		roots[loaded] = xasprintf("%s/data/%s", dataset_dir, ids.items[loaded]);
-		sys[loaded] = (struct site_system){ &ds[loaded], roots[loaded], NULL };
+	for (size_t i = 0; i < ids.n; i++) {
+		roots[i] = xasprintf("%s/data/%s", dataset_dir, ids.items[i]);
+		sys[i] = (struct site_system){ &ds[i], roots[i], NULL };
 	}
-	if (!rc)
-		rc = site_render(sys, ds, ids.n, out, err);
-	for (size_t i = 0; i < loaded; i++) {
-		dataset_free(&ds[i]);
+	int rc = site_render(sys, ds, ids.n, out, err);
+	for (size_t i = 0; i < ids.n; i++)
 		free(roots[i]);
-	}
 	free(roots);
 	free(sys);
-	free(ds);
+	report_datasets_free(ds, ids.n);
 	sl_free(&ids);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html.h"
 #include "util/util.h"
 
 /* Okabe & Ito's eight colours without black (text is currentColor). */
@@ -16,26 +17,13 @@ const char *const svg_palette[SVG_PALETTE_N] = {
 
 #define FONT "font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,sans-serif\""
 
-static void add_escaped(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': sb_adds(sb, "&amp;"); break;
-		case '<': sb_adds(sb, "&lt;"); break;
-		case '>': sb_adds(sb, "&gt;"); break;
-		case '"': sb_adds(sb, "&quot;"); break;
-		default: sb_addc(sb, *s);
-		}
-	}
-}
-
 /* A text element; anchor is start, middle or end. */
 static void text_at(struct strbuf *sb, double x, double y, const char *anchor,
 		    const char *cls, const char *s)
 {
 	sb_addf(sb, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" class=\"%s\">", x, y,
 		anchor, cls);
-	add_escaped(sb, s);
+	html_escape(sb, s);
 	sb_adds(sb, "</text>\n");
 }
 
@@ -45,9 +33,9 @@ static void open_svg(struct strbuf *sb, const struct svg_chart_text *t, double w
 		"width=\"%.2f\" height=\"%.2f\" viewBox=\"0 0 %.2f %.2f\" role=\"img\" "
 		FONT " font-size=\"12\" fill=\"currentColor\">\n", w, h, w, h);
 	sb_adds(sb, "<title>");
-	add_escaped(sb, t->title);
+	html_escape(sb, t->title);
 	sb_adds(sb, "</title>\n<desc>");
-	add_escaped(sb, t->desc);
+	html_escape(sb, t->desc);
 	sb_adds(sb, "</desc>\n");
 	text_at(sb, 8, 18, "start", "ctitle", t->title);
 }
@@ -57,7 +45,7 @@ static char *close_svg(struct strbuf *sb, const struct svg_chart_text *t, double
 {
 	if (t->csv_href) {
 		sb_adds(sb, "<a href=\"");
-		add_escaped(sb, t->csv_href);
+		html_escape(sb, t->csv_href);
 		sb_adds(sb, "\" class=\"csvlink\">");
 		text_at(sb, 8, h - 6, "start", "csv", "data (CSV)");
 		sb_adds(sb, "</a>\n");
@@ -135,6 +123,28 @@ static void log_grid(struct strbuf *sb, const struct log_axis *a, int vertical,
 	}
 }
 
+/* The log-log charts' plot area, and their grids with both axis labels. */
+#define LOGLOG_W 680.0
+#define LOGLOG_H 460.0
+#define LOGLOG_LEFT 70.0
+#define LOGLOG_RIGHT 30.0
+#define LOGLOG_TOP 52.0
+#define LOGLOG_BOTTOM 60.0
+
+static void loglog_axes(struct strbuf *sb, const struct svg_chart_text *t,
+			const struct log_axis *ax, const struct log_axis *ay)
+{
+	const double w = LOGLOG_W, h = LOGLOG_H, left = LOGLOG_LEFT, right = LOGLOG_RIGHT,
+		     top = LOGLOG_TOP, bottom = LOGLOG_BOTTOM;
+	log_grid(sb, ax, 1, top, h - bottom);
+	log_grid(sb, ay, 0, left, w - right);
+	text_at(sb, (left + w - right) / 2, h - bottom + 34, "middle", "axis", t->xlabel);
+	sb_addf(sb, "<text x=\"14\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
+		"transform=\"rotate(-90 14 %.2f)\">", (top + h - bottom) / 2, (top + h - bottom) / 2);
+	html_escape(sb, t->ylabel);
+	sb_adds(sb, "</text>\n");
+}
+
 static void legend(struct strbuf *sb, double x, double y, const char *const *names,
 		   const char *const *colours, size_t n)
 {
@@ -189,7 +199,7 @@ char *svg_dotplot_log(const struct svg_chart_text *t, const struct svg_dot *d, s
 		const char *col = svg_palette[d[i].series % SVG_PALETTE_N];
 		text_at(&sb, lw - 8, y + 4, "end", "label", d[i].label);
 		sb_adds(&sb, "<g class=\"mark\"><title>");
-		add_escaped(&sb, d[i].label);
+		html_escape(&sb, d[i].label);
 		sb_addf(&sb, ": mean %.6g, min trial %.6g, max trial %.6g</title>",
 			d[i].value, d[i].lo, d[i].hi);
 		sb_addf(&sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
@@ -226,7 +236,7 @@ char *svg_stacked(const struct svg_chart_text *t, const struct svg_stack *s, siz
 		part[2] = fmax(0, 1 - part[0] - part[1]);
 		text_at(&sb, x0 - 8, y + 12, "end", "label", s[i].label);
 		sb_adds(&sb, "<g class=\"mark\"><title>");
-		add_escaped(&sb, s[i].label);
+		html_escape(&sb, s[i].label);
 		sb_addf(&sb, ": %s %.4g, %s %.4g, %s %.4g</title>", names[0], part[0],
 			names[1], part[1], names[2], part[2]);
 		for (int k = 0; k < 3; k++) {
@@ -273,7 +283,7 @@ char *svg_grouped_bars(const struct svg_chart_text *t, const struct svg_bars *b,
 		double y = TOP + i * BAR_ROW_H + 3;
 		text_at(&sb, x0 - 8, y + 15, "end", "label", b[i].label);
 		sb_adds(&sb, "<g class=\"mark\"><title>");
-		add_escaped(&sb, b[i].label);
+		html_escape(&sb, b[i].label);
 		sb_adds(&sb, ":");
 		for (int k = 0; k < 3; k++)
 			if (b[i].v[k] >= 0)
@@ -293,7 +303,8 @@ char *svg_grouped_bars(const struct svg_chart_text *t, const struct svg_bars *b,
 char *svg_lines_loglog(const struct svg_chart_text *t, const struct svg_line *l, size_t n,
 		       size_t *len)
 {
-	const double w = 680, h = 460, left = 70, right = 30, top = 52, bottom = 60;
+	const double w = LOGLOG_W, h = LOGLOG_H, left = LOGLOG_LEFT, right = LOGLOG_RIGHT,
+		     top = LOGLOG_TOP, bottom = LOGLOG_BOTTOM;
 	struct strbuf sb = STRBUF_INIT;
 	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
 	for (size_t i = 0; i < n; i++)
@@ -311,13 +322,7 @@ char *svg_lines_loglog(const struct svg_chart_text *t, const struct svg_line *l,
 		colours[i] = svg_palette[i % SVG_PALETTE_N];
 	}
 	legend(&sb, 8, 38, names, colours, n);
-	log_grid(&sb, &ax, 1, top, h - bottom);
-	log_grid(&sb, &ay, 0, left, w - right);
-	text_at(&sb, (left + w - right) / 2, h - bottom + 34, "middle", "axis", t->xlabel);
-	sb_addf(&sb, "<text x=\"14\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
-		"transform=\"rotate(-90 14 %.2f)\">", (top + h - bottom) / 2, (top + h - bottom) / 2);
-	add_escaped(&sb, t->ylabel);
-	sb_adds(&sb, "</text>\n");
+	loglog_axes(&sb, t, &ax, &ay);
 	for (size_t i = 0; i < n; i++) {
 		sb_addf(&sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.50\"%s points=\"",
 			colours[i], l[i].dashed ? " stroke-dasharray=\"5 3\"" : "");
@@ -327,7 +332,7 @@ char *svg_lines_loglog(const struct svg_chart_text *t, const struct svg_line *l,
 		sb_adds(&sb, "\"/>\n");
 		for (size_t k = 0; k < l[i].n; k++) {
 			sb_adds(&sb, "<g class=\"mark\"><title>");
-			add_escaped(&sb, l[i].name);
+			html_escape(&sb, l[i].name);
 			sb_addf(&sb, ": %.6g, %.6g</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.50\" "
 				"fill=\"%s\"/></g>\n", l[i].p[k].x, l[i].p[k].y,
 				log_pos(&ax, l[i].p[k].x), log_pos(&ay, l[i].p[k].y), colours[i]);
@@ -382,7 +387,8 @@ static void pareto_line(struct strbuf *sb, const struct svg_point *p, size_t n,
 char *svg_scatter_loglog(const struct svg_chart_text *t, const struct svg_point *p,
 			 size_t n, size_t *len)
 {
-	const double w = 680, h = 460, left = 70, right = 30, top = 52, bottom = 60;
+	const double w = LOGLOG_W, h = LOGLOG_H, left = LOGLOG_LEFT, right = LOGLOG_RIGHT,
+		     top = LOGLOG_TOP, bottom = LOGLOG_BOTTOM;
 	struct strbuf sb = STRBUF_INIT;
 	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -398,24 +404,18 @@ char *svg_scatter_loglog(const struct svg_chart_text *t, const struct svg_point 
 	const char *names[2] = { "Pareto front", "dominated" };
 	const char *colours[2] = { svg_palette[0], svg_palette[1] };
 	legend(&sb, 8, 38, names, colours, 2);
-	log_grid(&sb, &ax, 1, top, h - bottom);
-	log_grid(&sb, &ay, 0, left, w - right);
-	text_at(&sb, (left + w - right) / 2, h - bottom + 34, "middle", "axis", t->xlabel);
-	sb_addf(&sb, "<text x=\"14\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
-		"transform=\"rotate(-90 14 %.2f)\">", (top + h - bottom) / 2, (top + h - bottom) / 2);
-	add_escaped(&sb, t->ylabel);
-	sb_adds(&sb, "</text>\n");
+	loglog_axes(&sb, t, &ax, &ay);
 	pareto_line(&sb, p, n, front, &ax, &ay);
 	for (size_t i = 0; i < n; i++) {
 		double cx = log_pos(&ax, p[i].x), cy = log_pos(&ay, p[i].y);
 		sb_adds(&sb, "<g class=\"mark\"><title>");
-		add_escaped(&sb, p[i].label);
+		html_escape(&sb, p[i].label);
 		sb_addf(&sb, ": %.6g bytes, %.6g cycles%s</title>", p[i].x, p[i].y,
 			front[i] ? " (Pareto front)" : "");
 		sb_addf(&sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"5.00\" fill=\"%s\"/>", cx, cy,
 			colours[front[i] ? 0 : 1]);
 		sb_addf(&sb, "<text x=\"%.2f\" y=\"%.2f\" class=\"plabel\">", cx + 7, cy - 7);
-		add_escaped(&sb, p[i].label);
+		html_escape(&sb, p[i].label);
 		sb_adds(&sb, "</text></g>\n");
 	}
 	free(front);
