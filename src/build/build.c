@@ -43,8 +43,10 @@ int build_check_runtime(char **err)
 	for (size_t i = 0; i < sizeof files / sizeof files[0] && !rc; i++) {
 		char *p = path_join(rt, files[i]);
 		if (!path_is_file(p)) {
-			*err = xasprintf("our runtime source %s is missing; set NGCC_PERF_HOME "
-					 "to the ngcc-perf source tree (the folder holding src/runtime)", p);
+			*err = xasprintf("our runtime source %s is missing (runtime folder: %s); "
+					 "run `make install` again, or set NGCC_PERF_HOME to the folder "
+					 "holding src/runtime (see ngcc-perf --version and "
+					 "docs/usage.md, \"Installation\")", p, ngcc_home_origin());
 			rc = -1;
 		}
 		free(p);

@@ -61,7 +61,8 @@ static void usage(FILE *out)
 		"Global options:\n"
 		"  -C DIR       use DIR as the workspace (default: current directory)\n"
 		"  -h, --help   show this help; `ngcc-perf <command> --help` for a command\n"
-		"  -V, --version  print the version\n"
+		"  -V, --version  print the version and where our programs and runtime\n"
+		"                 sources were found (see ngcc-perf(1), FILES)\n"
 		"\n"
 		"Commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -119,6 +120,8 @@ int main(int argc, char **argv)
 			return EXIT_OK;
 		case 'V':
 			printf("ngcc-perf %s (%s)\n", NGCC_VERSION, NGCC_GIT_COMMIT);
+			printf("programs: %s (%s)\n", ngcc_bindir(), ngcc_bindir_origin());
+			printf("runtime:  %s/src/runtime (%s)\n", ngcc_home(), ngcc_home_origin());
 			return EXIT_OK;
 		default:
 			usage(stderr);

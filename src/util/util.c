@@ -423,58 +423,6 @@ int copy_file(const char *src, const char *dst)
 	return rc;
 }
 
-/* ---- installation ---- */
-
-static char *home_dir, *bin_dir;
-
-static void locate_installation(void)
-{
-	if (bin_dir)
-		return;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n < 0)
-		n = 0;
-	exe[n] = '\0';
-	bin_dir = n ? path_dirname(exe) : xstrdup(".");
-	const char *env = getenv("NGCC_PERF_HOME");
-	if (env && *env) {
-		home_dir = xstrdup(env);
-		return;
-	}
-	/* The runtime sources live in <home>/src/runtime; home is an ancestor
-	 * of our bin directory (bin/ or obj-san/bin/). */
-	char *dir = xstrdup(bin_dir);
-	for (int depth = 0; depth < 4; depth++) {
-		char *probe = path_join(dir, "src/runtime/shim.c");
-		int found = path_is_file(probe);
-		free(probe);
-		if (found) {
-			home_dir = dir;
-			return;
-		}
-		char *up = path_dirname(dir);
-		free(dir);
-		dir = up;
-	}
-	free(dir);
-	home_dir = path_dirname(bin_dir);
-}
-
-const char *ngcc_home(void)
-{
-	locate_installation();
-	return home_dir;
-}
-
-const char *ngcc_bindir(void)
-{
-	locate_installation();
-	return bin_dir;
-}
-
-char *ngcc_program(const char *name) { return path_join(ngcc_bindir(), name); }
-
 /* ---- time ---- */
 
 double mono_now(void)

@@ -89,10 +89,13 @@ int copy_file(const char *src, const char *dst);
 void sha256_hex(const void *data, size_t len, char hex[65]);
 int sha256_file_hex(const char *path, char hex[65]);  /* 0/-1 */
 
-/* Installation: the directory holding src/runtime (the source tree we run
- * from) and the directory of our programs. */
+/* Installation (locate.c; the lookup order is in docs/usage.md,
+ * "Installation"): the folder holding src/runtime, the folder of our child
+ * programs, and in words where each was found. */
 const char *ngcc_home(void);
 const char *ngcc_bindir(void);
+const char *ngcc_home_origin(void);
+const char *ngcc_bindir_origin(void);
 char *ngcc_program(const char *name); /* bindir/name */
 
 /* Time. */
