@@ -29,7 +29,7 @@ for f in shim.c exports.map drng.c drng.h auxfunc.c auxfunc.h sm3.c sm3.h ngcc_a
 	[ -f "$usr/share/ngcc-perf/src/runtime/$f" ] || fail "make install did not install runtime $f"
 done
 [ -f "$usr/share/man/man1/ngcc-perf.1" ] || fail "no manual page installed"
-for f in README.md usage.md evidence.md; do
+for f in README.md usage.md method.md report-format.md evidence.md iccs.md; do
 	[ -f "$usr/share/doc/ngcc-perf/$f" ] || fail "no $f installed in share/doc/ngcc-perf"
 done
 [ ! -e "$usr/bin/ngcc-perf-driver" ] || fail "child programs belong in libexec/, not bin/"
