@@ -31,9 +31,11 @@ CFLAGS  += $(CMARK_CFLAGS)
 LDFLAGS += $(SANFLAGS)
 LIBS     = -ljansson -lelf -lcrypto -larchive -lcmark-gfm-extensions -lcmark-gfm -ldl -lpthread -lm
 
-# Orchestrator modules: one folder per pipeline stage.
-LIB_DIRS = src/util src/evidence src/package src/build src/kat src/campaign \
-           src/stats src/report src/host src/selftest
+# Orchestrator modules: one folder per stage or concern, in layer order
+# (docs/architecture.md; scripts/check-layers enforces it).
+LIB_DIRS = src/util src/proc src/method src/stats src/evidence src/host \
+           src/package src/build src/kat src/selftest src/campaign src/model \
+           src/charts src/report src/site src/dataset
 LIB_SRCS = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_SRCS = $(wildcard src/cli/*.c)

@@ -18,18 +18,9 @@
 
 #include <jansson.h>
 
+#include "method/flags.h"
 #include "package/conf.h"
 
-enum build_profile {
-	PROFILE_GUIDE,             /* guide reference flags + harness additions */
-	PROFILE_HARNESS_DEFAULT,   /* permissive fallback, iccs-api.md §6.3 */
-	PROFILE_GUIDE_PERFORMANCE, /* optimized-avx2 builds */
-};
-
-/* "guide", "harness-default", "guide-performance" */
-const char *build_profile_name(enum build_profile p);
-/* Append the profile's compiler flags to out (cxx: for C++ sources). */
-void build_profile_flags(enum build_profile p, int cxx, struct strlist *out);
 /* The first profile an instance is built with (guide, or guide-performance
  * for variant optimized-avx2). */
 enum build_profile build_first_profile(const struct instance_conf *ic);

@@ -1,10 +1,10 @@
 /* engine.c — see engine.h: phase set-up, units, the driver, R10. */
 #include "campaign/engine.h"
-#include "campaign/lock.h"
+#include "util/lock.h"
 #include "campaign/rundir.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "host/env.h"

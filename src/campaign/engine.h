@@ -11,9 +11,9 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "campaign/plan.h"
+#include "method/plan.h"
 #include "campaign/progress.h"
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 #include "host/counter.h"
 #include "host/hostcheck.h"
 #include "util/util.h"

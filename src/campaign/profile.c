@@ -7,7 +7,7 @@
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
-#include "report/format.h"
+#include "method/format.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,8 @@
 /* rundir.c — see rundir.h. */
 #include "campaign/rundir.h"
-#include "evidence/atomic.h"
-#include "evidence/fsutil.h"
+#include "evidence/names.h"
+#include "util/atomic.h"
+#include "util/fsutil.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -40,7 +41,7 @@ void rundir_sweep(const char *dir)
 
 char *rundir_stem(const char *label, const char *op)
 {
-	return xasprintf("%s__%s", label, op);
+	return evidence_stem(label, op);
 }
 
 char *rundir_unit_path(const char *run, const char *kind, const char *cand,

@@ -10,7 +10,7 @@
 #include "build/build.h"
 #include "cli/cli.h"
 #include "evidence/build_json.h"
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -13,11 +13,11 @@
  * §2.1); the first status is kept as guide_result.
  */
 #include "build/build.h"
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 #include "cli/cli.h"
-#include "evidence/atomic.h"
+#include "util/atomic.h"
 #include "evidence/build_json.h"
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"

@@ -3,7 +3,7 @@
  * [--publish-unfixed] [--defer REGEX]` (method §2 "Report/publish").
  */
 #include "cli/cli.h"
-#include "evidence/publish.h"
+#include "dataset/publish.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -6,9 +6,9 @@
  * link is checked before the command succeeds.
  */
 #include "cli/cli.h"
-#include "report/dataset.h"
+#include "model/dataset.h"
 #include "report/report.h"
-#include "report/site.h"
+#include "site/site.h"
 
 #include <getopt.h>
 #include <stdio.h>

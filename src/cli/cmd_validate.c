@@ -3,7 +3,7 @@
  * (method §12).
  */
 #include "cli/cli.h"
-#include "evidence/validate.h"
+#include "dataset/validate.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* child.c — see child.h. */
 #include "driver/child.h"
 
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

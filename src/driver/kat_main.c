@@ -18,7 +18,7 @@
  * without a RESULT line, whatever its exit code, is a CRASH for the
  * orchestrator: the candidate may have called exit() or crashed.
  */
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 #include "driver/loader.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"

@@ -17,7 +17,7 @@
  * load or symbol error (also: not an instrumented library), 3 setup or
  * operation failure.
  */
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 #include "driver/child.h"
 #include "driver/kem_ops.h"
 #include "host/counter.h"

@@ -18,7 +18,7 @@
  * jansson (for the result), the loader, kem_ops and the counter; no
  * allocation wrappers (the memory pass has its own program).
  */
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 #include "driver/child.h"
 #include "driver/kem_ops.h"
 #include "driver/procmem.h"

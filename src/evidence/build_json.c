@@ -1,6 +1,6 @@
 /* build_json.c — see build_json.h. */
 #include "evidence/build_json.h"
-#include "campaign/lock.h"
+#include "util/lock.h"
 #include "evidence/json.h"
 #include "util/util.h"
 

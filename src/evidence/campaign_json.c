@@ -1,8 +1,8 @@
 /* campaign_json.c — see campaign_json.h. */
 #include "evidence/campaign_json.h"
-#include "build/build.h"
-#include "campaign/lock.h"
-#include "evidence/fsutil.h"
+#include "method/flags.h"
+#include "util/lock.h"
+#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "util/util.h"
 

@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "campaign/plan.h"
+#include "method/plan.h"
 
 #define CAMPAIGN_KIND "campaign"
 #define CAMPAIGN_VERSION 1

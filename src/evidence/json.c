@@ -1,9 +1,10 @@
 /* json.c — see json.h. */
 #include "evidence/json.h"
-#include "evidence/atomic.h"
+#include "util/atomic.h"
 #include "util/util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +81,47 @@ int jget_bool(const json_t *o, const char *key, int def)
 {
 	json_t *v = json_object_get(o, key);
 	return json_is_boolean(v) ? json_is_true(v) : def;
+}
+
+/* ---- schemas ---- */
+
+/* Every evidence kind a published dataset may hold, with the version this
+ * tool reads (method §11.1: readers reject unknown versions). */
+static const struct {
+	const char *kind;
+	int version;
+} known_schemas[] = {
+	{ "campaign", 1 }, { "build", 1 }, { "record", 1 }, { "profile", 1 },
+	{ "survey", 1 }, { "relink-failed", 1 }, { "publish", 1 },
+	{ "size-audit", 1 }, { "memory", 1 }, { "samples", 1 }, { "pool", 1 },
+	{ "calibration", 1 },
+};
+
+/* ---- schemas --------------------------------------------------------------- */
+
+int schema_known(const json_t *j, char **why)
+{
+	const char *s = jget_str(j, "schema", NULL);
+	char kind[64];
+	int version, used = 0;
+	if (!s) {
+		*why = xstrdup("no \"schema\" string");
+		return -1;
+	}
+	if (sscanf(s, "ngcc-perf/%63[a-z0-9_-]/%d%n", kind, &version, &used) != 2 ||
+	    (size_t)used != strlen(s)) {
+		*why = xasprintf("schema \"%s\" is not ngcc-perf/<kind>/<version>", s);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof known_schemas / sizeof *known_schemas; i++) {
+		if (strcmp(known_schemas[i].kind, kind))
+			continue;
+		if (known_schemas[i].version == version)
+			return 0;
+		*why = xasprintf("unknown schema version \"%s\" (this tool reads "
+				 "ngcc-perf/%s/%d)", s, kind, known_schemas[i].version);
+		return -1;
+	}
+	*why = xasprintf("unknown schema kind \"%s\"", s);
+	return -1;
 }

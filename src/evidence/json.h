@@ -27,4 +27,10 @@ long long jget_int(const json_t *o, const char *key, long long def);
 double jget_real(const json_t *o, const char *key, double def);
 int jget_bool(const json_t *o, const char *key, int def);
 
+/*
+ * Check "schema": "ngcc-perf/<kind>/<version>" against the kinds and
+ * versions this tool reads.  0 if known; otherwise -1 and *why (malloc'd).
+ */
+int schema_known(const json_t *j, char **why);
+
 #endif

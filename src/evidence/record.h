@@ -42,8 +42,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "campaign/plan.h"
-#include "campaign/spawn.h"
+#include "method/plan.h"
+#include "proc/spawn.h"
 #include "stats/stats.h"
 
 #define RECORD_KIND "record"

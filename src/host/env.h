@@ -1,6 +1,6 @@
 /*
- * env.h — the environment block (method §3, R15), the clock probe (§6.4),
- * the reference clock, the report's clock text (report-format §5.2) and
+ * env.h — the environment block (method §3, R15) with its clock probe
+ * (host/clock.h), the reference clock, the report's clock text (report-format §5.2) and
  * environment equality (R10).
  */
 #ifndef NGCC_HOST_ENV_H
@@ -8,25 +8,9 @@
 
 #include <jansson.h>
 
+#include "host/clock.h"
 #include "host/counter.h"
 #include "util/util.h"
-
-/* Method §6.4: one warm-up window, then 21 busy windows of 50 ms. */
-#define CLOCK_PROBE_WINDOWS 21
-#define CLOCK_PROBE_WINDOW_MS 50
-
-struct clock_probe {
-	double median, min, max, iqr; /* ticks (or cycles) per second */
-	int windows;
-	const char *source; /* "user-cycles" or "reference-ticks" (no hardware counter) */
-};
-
-/* Busy windows of counter ticks per second of CLOCK_MONOTONIC_RAW, on the
- * calling thread (pin it first).  -1 if the counter cannot count. */
-int clock_probe_run(const struct counter *c, int windows, int window_ms, struct clock_probe *out);
-/* The same, temporarily pinned to cpu (cpu < 0: where we are). */
-int clock_probe_on_cpu(int cpu, const struct counter *c, int windows, int window_ms,
-		       struct clock_probe *out);
 
 struct env_opts {
 	int probe_windows;   /* 0: no clock probe (core_clock_hz null) */

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "host/env.h"
+#include "host/clock.h"
 #include "util/util.h"
 
 /* Problem strings, exactly as method §3's table words them. */

@@ -8,7 +8,7 @@
  * because silently ignoring a typo would build the wrong thing.
  */
 #include "package/conf.h"
-#include "evidence/atomic.h"
+#include "util/atomic.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 
 static const char *const archive_exts[] = {
 	".zip", ".rar", ".7z", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", NULL

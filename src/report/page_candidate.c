@@ -12,8 +12,8 @@
 
 #include "evidence/json.h"
 #include "host/env.h"
-#include "report/format.h"
-#include "report/natsort.h"
+#include "method/format.h"
+#include "method/natsort.h"
 
 #define DASH FMT_DASH
 

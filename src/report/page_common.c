@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "report/format.h"
+#include "method/format.h"
 
 char *instance_cell(const struct ds_instance *in)
 {

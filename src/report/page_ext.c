@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "evidence/size_audit.h"
+#include "model/size_audit.h"
 #include "host/env.h"
-#include "report/format.h"
-#include "report/site.h"
+#include "method/format.h"
+#include "charts/charts.h"
 
 #define DASH FMT_DASH
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "report/format.h"
+#include "method/format.h"
 
 static void system_row(struct md_page *md, const char *id, int linked, const char *arch,
 		       const char *machine)

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "evidence/size_audit.h"
-#include "report/format.h"
+#include "model/size_audit.h"
+#include "method/format.h"
 
 #define DASH FMT_DASH
 

@@ -11,7 +11,7 @@
 
 #include "evidence/json.h"
 #include "host/env.h"
-#include "report/format.h"
+#include "method/format.h"
 
 #define DASH FMT_DASH
 

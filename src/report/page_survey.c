@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "report/format.h"
-#include "report/natsort.h"
+#include "method/format.h"
+#include "method/natsort.h"
 
 #define DASH FMT_DASH
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "report/dataset.h"
+#include "model/dataset.h"
 #include "report/md.h"
 
 char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report/pages.h"
-#include "report/site.h"
+#include "charts/charts.h"
 #include "util/util.h"
 
 static void add(struct report_out *out, char *path, char *data, size_t len)
@@ -122,80 +122,16 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
 	return 0;
 }
 
-void report_published_systems(const char *dataset_dir, struct strlist *ids)
-{
-	struct strlist found = STRLIST_INIT;
-	char *data = path_join(dataset_dir, "data");
-	DIR *d = opendir(data);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		char *p = path_join(data, e->d_name);
-		if (e->d_name[0] != '.' && path_is_dir(p))
-			sl_push(&found, e->d_name);
-		free(p);
-	}
-	if (d)
-		closedir(d);
-	sl_sort(&found);
-	char *reg = path_join(dataset_dir, "systems.csv"), *text = NULL;
-	if (!read_file(reg, &text, NULL)) {
-		char *save = NULL;
-		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char *raw = xstrndup(line, strcspn(line, ";"));
-			char *id = str_trim(raw);
-			if (sl_contains(&found, id) && !sl_contains(ids, id))
-				sl_push(ids, id);
-			free(raw);
-		}
-	}
-	for (size_t i = 0; i < found.n; i++)
-		if (!sl_contains(ids, found.items[i]))
-			sl_push(ids, found.items[i]);
-	free(text);
-	free(reg);
-	free(data);
-	sl_free(&found);
-}
-
-int report_load_published(const char *dataset_dir, struct strlist *ids,
-			  struct dataset **out, char **err)
-{
-	*out = NULL;
-	report_published_systems(dataset_dir, ids);
-	if (!ids->n) {
-		*err = xasprintf("%s: no data/<SYS>/ folder; not a published dataset", dataset_dir);
-		return -1;
-	}
-	struct dataset *ds = xcalloc(ids->n, sizeof *ds);
-	int rc = 0;
-	size_t loaded = 0;
-	for (; loaded < ids->n && !rc; loaded++)
-		rc = dataset_load_published(&ds[loaded], dataset_dir, ids->items[loaded], err);
-	if (rc) {
-		report_datasets_free(ds, loaded);
-		return -1;
-	}
-	*out = ds;
-	return 0;
-}
-
-void report_datasets_free(struct dataset *ds, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		dataset_free(&ds[i]);
-	free(ds);
-}
-
 int report_render_published(const char *dataset_dir, struct report_out *out, char **err)
 {
 	struct strlist ids = STRLIST_INIT;
 	struct dataset *ds;
 	memset(out, 0, sizeof *out);
 	*err = NULL;
-	int rc = report_load_published(dataset_dir, &ids, &ds, err);
+	int rc = dataset_load_all_published(dataset_dir, &ids, &ds, err);
 	if (!rc) {
 		rc = report_render_systems(ds, ids.n, 1, out);
-		report_datasets_free(ds, ids.n);
+		datasets_free(ds, ids.n);
 	}
 	sl_free(&ids);
 	return rc;

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "report/dataset.h"
+#include "model/dataset.h"
 
 struct report_file {
 	char *path;     /* relative to the output root: index.md, x86_1/kem-12.md */
@@ -36,15 +36,5 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
  * by name) and render the tree.  0, or -1 with *err (malloc'd). */
 int report_render_published(const char *dataset_dir, struct report_out *out, char **err);
 void report_out_free(struct report_out *out);
-/* The systems of a published dataset: the data/<SYS>/ folders in
- * systems.csv order, then the others in byte order. */
-struct strlist;
-void report_published_systems(const char *dataset_dir, struct strlist *ids);
-/* Those systems (ids) loaded into *ds, one dataset each, in the same order;
- * free with report_datasets_free(*ds, ids->n).  0, or -1 with *err
- * (malloc'd) and nothing left to free but ids. */
-int report_load_published(const char *dataset_dir, struct strlist *ids,
-			  struct dataset **ds, char **err);
-void report_datasets_free(struct dataset *ds, size_t n);
 
 #endif

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence/atomic.h"
-#include "evidence/size_audit.h"
-#include "report/dataset.h"
+#include "util/atomic.h"
+#include "model/size_audit.h"
+#include "model/dataset.h"
 #include "report/report.h"
 #include "util/util.h"
 

@@ -468,3 +468,18 @@ int str_ends_with_ci(const char *s, const char *suffix)
 	size_t a = strlen(s), b = strlen(suffix);
 	return a >= b && !strcasecmp(s + a - b, suffix);
 }
+
+/* ---- markup ---- */
+
+void html_escape(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': sb_adds(sb, "&amp;"); break;
+		case '<': sb_adds(sb, "&lt;"); break;
+		case '>': sb_adds(sb, "&gt;"); break;
+		case '"': sb_adds(sb, "&quot;"); break;
+		default: sb_addc(sb, *s);
+		}
+	}
+}

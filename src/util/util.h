@@ -102,6 +102,9 @@ char *ngcc_program(const char *name); /* bindir/name */
 double mono_now(void);                 /* CLOCK_MONOTONIC seconds */
 void utc_now_iso(char out[32]);        /* 2026-09-25T10:02:21Z */
 
+/* HTML/XML-escape s onto sb (&, <, >, "): page text and SVG labels. */
+void html_escape(struct strbuf *sb, const char *s);
+
 /* Trim leading and trailing blanks in place; returns s. */
 char *str_trim(char *s);
 int str_starts_with(const char *s, const char *prefix);

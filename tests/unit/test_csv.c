@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/csv.h"
+#include "charts/csv.h"
 
 static void fields(void **state)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "campaign/plan.h"
-#include "report/format.h"
+#include "method/plan.h"
+#include "method/format.h"
 
 static char buf[FMT_MAX];
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

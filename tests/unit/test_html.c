@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/html.h"
+#include "site/html.h"
 
 static const char page[] =
 	"[Performance measurements](../index.md) \xe2\x80\xba [x86_1](index.md) \xe2\x80\xba kem-12\n"

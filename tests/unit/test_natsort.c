@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/natsort.h"
+#include "method/natsort.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

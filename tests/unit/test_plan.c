@@ -8,7 +8,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "campaign/plan.h"
+#include "method/plan.h"
 
 /* cmocka here has only a float comparison; doubles need their own. */
 #define assert_double_equal(a, b, eps) do { \

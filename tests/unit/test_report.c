@@ -27,7 +27,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/dataset.h"
+#include "model/dataset.h"
 #include "report/pages.h"
 #include "report/report.h"
 #include "util/util.h"

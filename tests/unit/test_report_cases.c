@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "evidence/json.h"
-#include "report/dataset.h"
+#include "model/dataset.h"
 #include "report/pages.h"
 #include "report/report.h"
 #include "util/util.h"

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "evidence/json.h"
-#include "report/csv.h"
-#include "report/site.h"
+#include "charts/csv.h"
+#include "site/site.h"
 
 #define SYS "x86_1"
 #define SYS2 "arm_1"

@@ -18,9 +18,10 @@
 #include <jansson.h>
 
 #include "evidence/json.h"
-#include "evidence/publish.h"
-#include "evidence/size_audit.h"
-#include "report/dataset.h"
+#include "dataset/publish.h"
+#include "dataset/publish_util.h"
+#include "model/size_audit.h"
+#include "model/dataset.h"
 #include "report/report_write.h"
 #include "util/util.h"
 

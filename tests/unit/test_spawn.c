@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "campaign/spawn.h"
+#include "proc/spawn.h"
 #include "util/util.h"
 
 #include <errno.h>

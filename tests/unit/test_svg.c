@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/svg.h"
+#include "charts/svg.h"
 
 static size_t count(const char *hay, const char *needle)
 {

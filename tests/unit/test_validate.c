@@ -22,12 +22,13 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "evidence/publish.h"
-#include "evidence/publish_util.h"
-#include "evidence/validate.h"
-#include "evidence/size_audit.h"
+#include "dataset/publish.h"
+#include "dataset/publish_util.h"
+#include "dataset/validate.h"
+#include "model/size_audit.h"
 #include "stats/stats.h"
-#include "report/site.h"
+#include "site/site.h"
+#include "util/fsutil.h"
 #include "util/util.h"
 
 #define SYS "x86_1"

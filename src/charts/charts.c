@@ -1,0 +1,506 @@
+/*
+ * charts.c — the charts of report-format §10.4 drawn from a dataset,
+ * each with the CSV of exactly the points it draws.  The chart file links
+ * the CSV beside it (an inlined copy is re-pointed by the page).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "charts/csv.h"
+#include "method/natsort.h"
+#include "charts/charts.h"
+#include "charts/svg.h"
+
+static void add_chart(struct site_charts *out, const char *name, const char *title,
+		      char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,
+		      struct svg_chart_text *t, char *csv)
+{
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+	struct site_chart *c = &out->v[out->n++];
+	c->name = xstrdup(name);
+	c->title = xstrdup(title);
+	c->csv = csv;
+	char *href = xasprintf("%s.csv", name);
+	t->title = title;
+	t->csv_href = href;
+	c->svg_file = draw(t, arg);
+	free(href);
+}
+
+static char *inst_name(const struct ds_instance *in, const char *op)
+{
+	return xasprintf("%s%s %s", in->label, in->optimized ? " (AVX2)" : "", op);
+}
+
+/* ---- cycles per operation ------------------------------------------------------ */
+
+struct dots {
+	struct svg_dot *d;
+	size_t n;
+	struct strlist series;
+};
+
+static char *draw_dots(const struct svg_chart_text *t, const void *arg)
+{
+	const struct dots *d = arg;
+	return svg_dotplot_log(t, d->d, d->n, (const char *const *)d->series.items,
+			       d->series.n, NULL);
+}
+
+/* Min and max of a record's per-trial mean cycles (cycles / calls). */
+static void trial_range(const json_t *rec, double mean, double *lo, double *hi)
+{
+	const json_t *tr;
+	size_t i;
+	*lo = *hi = mean;
+	int first = 1;
+	json_array_foreach(json_object_get(rec, "trials"), i, tr) {
+		double calls = json_number_value(json_object_get(tr, "calls"));
+		double cyc = json_number_value(json_object_get(tr, "cycles"));
+		if (!(calls > 0) || !(cyc > 0))
+			continue;
+		double v = cyc / calls;
+		*lo = first ? v : fmin(*lo, v);
+		*hi = first ? v : fmax(*hi, v);
+		first = 0;
+	}
+}
+
+static size_t series_index(struct strlist *s, const char *op)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->items[i], op))
+			return i;
+	sl_push(s, op);
+	return s->n - 1;
+}
+
+static void cycles_chart(const struct dataset *ds, const struct ds_candidate *c,
+			 struct site_charts *out)
+{
+	struct dots d = { NULL, 0, STRLIST_INIT };
+	struct strlist labels = STRLIST_INIT;
+	struct csv_out csv = CSV_OUT_INIT;
+	csv_header(&csv, "instance,operation,mean_cycles,min_trial_cycles,max_trial_cycles");
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		for (size_t r = 0; r < in->n_rec; r++) {
+			const json_t *j = in->rec[r].j;
+			double mean = json_number_value(json_object_get(j, "mean_cycles")), lo, hi;
+			if (!ds_record_complete(&in->rec[r]) || !(mean > 0))
+				continue;
+			trial_range(j, mean, &lo, &hi);
+			sl_push_owned(&labels, inst_name(in, in->rec[r].op));
+			d.d = xrealloc(d.d, (d.n + 1) * sizeof *d.d);
+			d.d[d.n++] = (struct svg_dot){ NULL, mean, lo, hi, 0 };
+			d.d[d.n - 1].series = (int)series_index(&d.series, in->rec[r].op);
+			char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+			csv_str(&csv, iname);
+			free(iname);
+			csv_str(&csv, in->rec[r].op);
+			csv_double(&csv, mean);
+			csv_double(&csv, lo);
+			csv_double(&csv, hi);
+			csv_end_row(&csv);
+		}
+	}
+	for (size_t i = 0; i < d.n; i++)
+		d.d[i].label = labels.items[i];
+	if (d.n) {
+		char *name = xasprintf("%s-cycles", c->id);
+		char *title = xasprintf("%s: mean cycles per operation (system %s)", c->id,
+					ds->system_id);
+		struct svg_chart_text t = {
+			NULL, "Mean cycles per call of each operation and instance on a "
+			"logarithmic axis; the whisker spans the lowest and highest trial mean.",
+			"cycles per operation (log scale)", NULL, NULL,
+		};
+		add_chart(out, name, title, draw_dots, &d, &t, csv_finish(&csv, NULL));
+		free(name);
+		free(title);
+	} else {
+		sb_free(&csv.sb);
+	}
+	free(d.d);
+	sl_free(&d.series);
+	sl_free(&labels);
+}
+
+/* ---- hash / DRNG shares ----------------------------------------------------------- */
+
+struct stacks {
+	struct svg_stack *s;
+	size_t n;
+};
+
+static char *draw_stacks(const struct svg_chart_text *t, const void *arg)
+{
+	static const char *const names[3] = { "ICCS hash", "DRNG", "rest" };
+	const struct stacks *s = arg;
+	return svg_stacked(t, s->s, s->n, names, NULL);
+}
+
+static void shares_chart(const struct dataset *ds, const struct ds_candidate *c,
+			 struct site_charts *out)
+{
+	struct stacks s = { NULL, 0 };
+	struct strlist labels = STRLIST_INIT;
+	struct csv_out csv = CSV_OUT_INIT;
+	csv_header(&csv, "instance,operation,hash_share,drng_share,rest_share");
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		for (size_t p = 0; p < in->n_prof; p++) {
+			const json_t *j = in->prof[p].j;
+			const json_t *hs = json_object_get(j, "hash_share");
+			const json_t *dr = json_object_get(j, "drng_share");
+			if (!ds_profile_complete(&in->prof[p]) || !json_is_number(hs))
+				continue;
+			double h = json_number_value(hs), d = json_is_number(dr) ? json_number_value(dr) : 0;
+			sl_push_owned(&labels, inst_name(in, in->prof[p].op));
+			s.s = xrealloc(s.s, (s.n + 1) * sizeof *s.s);
+			s.s[s.n++] = (struct svg_stack){ NULL, { h, d } };
+			char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+			csv_str(&csv, iname);
+			free(iname);
+			csv_str(&csv, in->prof[p].op);
+			csv_double(&csv, h);
+			csv_double(&csv, d);
+			csv_double(&csv, fmax(0, 1 - h - d));
+			csv_end_row(&csv);
+		}
+	}
+	for (size_t i = 0; i < s.n; i++)
+		s.s[i].label = labels.items[i];
+	if (s.n) {
+		char *name = xasprintf("%s-shares", c->id);
+		char *title = xasprintf("%s: share of ICCS hash and DRNG per operation (system %s)",
+					c->id, ds->system_id);
+		struct svg_chart_text t = {
+			NULL, "Share of each operation's time spent in the ICCS placeholder hash "
+			"functions (pseudohash, pseudoXOF, sm3hash), in the ICCS DRNG, and in the "
+			"rest of the code, from the hash profile of the reference build.",
+			"share of the operation", NULL, NULL,
+		};
+		add_chart(out, name, title, draw_stacks, &s, &t, csv_finish(&csv, NULL));
+		free(name);
+		free(title);
+	} else {
+		sb_free(&csv.sb);
+	}
+	free(s.s);
+	sl_free(&labels);
+}
+
+const struct site_chart *site_add_dotplot(struct site_charts *out, const char *name,
+					  struct svg_chart_text *t, const struct svg_dot *d,
+					  size_t n, const char *const *series, size_t n_series,
+					  char *csv)
+{
+	struct strlist sl = STRLIST_INIT;
+	for (size_t i = 0; i < n_series; i++)
+		sl_push(&sl, series[i]);
+	struct dots dots = { (struct svg_dot *)d, n, sl };
+	char *title = xstrdup(t->title);
+	add_chart(out, name, title, draw_dots, &dots, t, csv);
+	free(title);
+	sl_free(&sl);
+	return &out->v[out->n - 1];
+}
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+struct bars {
+	struct svg_bars *b;
+	size_t n;
+};
+
+static char *draw_bars(const struct svg_chart_text *t, const void *arg)
+{
+	static const char *const names[3] = { "baseline RSS", "peak RSS", "operation peak RSS" };
+	const struct bars *b = arg;
+	return svg_grouped_bars(t, b->b, b->n, names, NULL);
+}
+
+/* The largest rss.<key> over a record's processes, or -1. */
+static double process_rss(const json_t *rec, const char *key)
+{
+	double best = -1;
+	const json_t *p;
+	size_t i;
+	json_array_foreach(json_object_get(rec, "processes"), i, p) {
+		const json_t *v = json_object_get(json_object_get(p, "rss"), key);
+		if (json_is_integer(v) && json_integer_value(v) > best)
+			best = (double)json_integer_value(v);
+	}
+	return best;
+}
+
+static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
+			 struct site_charts *out)
+{
+	struct bars b = { NULL, 0 };
+	struct strlist labels = STRLIST_INIT;
+	struct csv_out csv = CSV_OUT_INIT;
+	csv_header(&csv, "instance,operation,baseline_rss_bytes,peak_rss_bytes,op_peak_rss_bytes");
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		for (size_t r = 0; r < in->n_rec; r++) {
+			const json_t *j = in->rec[r].j;
+			const json_t *base = json_object_get(j, "baseline_rss_bytes");
+			const json_t *peak = json_object_get(j, "peak_rss_bytes");
+			if (!ds_record_complete(&in->rec[r]) || !json_is_integer(peak))
+				continue;
+			double v[3] = { json_is_integer(base) ? (double)json_integer_value(base) : -1,
+					(double)json_integer_value(peak), process_rss(j, "op_peak") };
+			sl_push_owned(&labels, inst_name(in, in->rec[r].op));
+			b.b = xrealloc(b.b, (b.n + 1) * sizeof *b.b);
+			b.b[b.n++] = (struct svg_bars){ NULL, { v[0], v[1], v[2] } };
+			char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+			csv_str(&csv, iname);
+			free(iname);
+			csv_str(&csv, in->rec[r].op);
+			for (int k = 0; k < 3; k++) {
+				if (v[k] >= 0)
+					csv_uint(&csv, (uint64_t)v[k]);
+				else
+					csv_null(&csv);
+			}
+			csv_end_row(&csv);
+		}
+	}
+	for (size_t i = 0; i < b.n; i++)
+		b.b[i].label = labels.items[i];
+	if (b.n) {
+		char *name = xasprintf("%s-memory", c->id);
+		char *title = xasprintf("%s: process memory per operation (system %s)", c->id,
+					ds->system_id);
+		struct svg_chart_text t = {
+			NULL, "Resident memory of the timing process for each instance and "
+			"operation: after loading (baseline), the high-water mark (peak), and the "
+			"peak measured around the operation, on a linear axis.",
+			"resident set size", NULL, NULL,
+		};
+		add_chart(out, name, title, draw_bars, &b, &t, csv_finish(&csv, NULL));
+		free(name);
+		free(title);
+	} else {
+		sb_free(&csv.sb);
+	}
+	free(b.b);
+	sl_free(&labels);
+}
+
+void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *c,
+			   struct site_charts *out)
+{
+	cycles_chart(ds, c, out);
+	shares_chart(ds, c, out);
+	memory_chart(ds, c, out);
+}
+
+/* ---- KEM cost scatter ------------------------------------------------------------- */
+
+struct points {
+	struct svg_point *p;
+	size_t n;
+};
+
+static char *draw_points(const struct svg_chart_text *t, const void *arg)
+{
+	const struct points *p = arg;
+	return svg_scatter_loglog(t, p->p, p->n, NULL);
+}
+
+/* Catalog figure (column col of external_sizes.csv) when given, else API. */
+static double size_of(const struct dataset *ds, const char *cand, const char *label,
+		      int col, const json_t *sizes, const char *key)
+{
+	char **row = csv_find(&ds->external_sizes, cand, label);
+	for (int k = 0; row && k <= col; k++)
+		if (!row[k])
+			row = NULL;
+	if (row && *row[col] && row[col][strspn(row[col], "0123456789")] == '\0')
+		return strtod(row[col], NULL);
+	return json_number_value(json_object_get(sizes, key));
+}
+
+/* The first reference instance, in natural order, with a complete enc. */
+static const struct ds_record *kem_point(const struct ds_candidate *c,
+					 const struct ds_instance **inst)
+{
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_record *r = ds_find_record(&c->inst[i], "enc");
+		if (!c->inst[i].optimized && r && ds_record_complete(r)) {
+			*inst = &c->inst[i];
+			return r;
+		}
+	}
+	return NULL;
+}
+
+const struct site_chart *site_add_scatter(const struct dataset *ds, struct site_charts *out,
+					  const char *name, const struct svg_point *p,
+					  const char *const *labels, size_t n, const char *which)
+{
+	struct points pts = { (struct svg_point *)p, n };
+	struct csv_out csv = CSV_OUT_INIT;
+	int *front = xcalloc(n ? n : 1, sizeof *front);
+	svg_pareto(p, n, front);
+	csv_header(&csv, "candidate,label,pk_plus_ct_bytes,enc_mean_cycles,pareto_front");
+	for (size_t k = 0; k < n; k++) {
+		csv_str(&csv, p[k].label);
+		csv_str(&csv, labels[k]);
+		csv_double(&csv, p[k].x);
+		csv_double(&csv, p[k].y);
+		csv_str(&csv, front[k] ? "yes" : "no");
+		csv_end_row(&csv);
+	}
+	free(front);
+	char *title = xasprintf("KEM encapsulation cycles against public key + ciphertext "
+				"bytes (system %s)", ds->system_id);
+	char *desc = xasprintf("One marker per KEM candidate (its %s): mean encapsulation "
+			       "cycles against public-key plus ciphertext bytes, both on "
+			       "logarithmic axes. The dashed line joins the Pareto front (no "
+			       "other candidate is both smaller and faster).", which);
+	struct svg_chart_text t = {
+		NULL, desc, "public key + ciphertext (bytes, log scale)",
+		"encapsulation cycles (log scale)", NULL,
+	};
+	add_chart(out, name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
+	free(title);
+	free(desc);
+	return &out->v[out->n - 1];
+}
+
+void site_summary_charts(const struct dataset *ds, struct site_charts *out)
+{
+	struct svg_point *p = xcalloc(ds->n_cand + 1, sizeof *p);
+	const char **labels = xcalloc(ds->n_cand + 1, sizeof *labels);
+	size_t n = 0;
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		const struct ds_candidate *c = &ds->cand[i];
+		const struct ds_instance *in = NULL;
+		const struct ds_record *r = c->type && !strcmp(c->type, "kem") ? kem_point(c, &in) : NULL;
+		if (!r)
+			continue;
+		const json_t *sizes = json_object_get(r->j, "sizes");
+		double bytes = size_of(ds, c->id, in->label, 2, sizes, "pk_bytes") +
+			size_of(ds, c->id, in->label, 3, sizes, "ct_bytes");
+		double cyc = json_number_value(json_object_get(r->j, "mean_cycles"));
+		if (!(bytes > 0) || !(cyc > 0))
+			continue;
+		labels[n] = in->label;
+		p[n++] = (struct svg_point){ c->id, bytes, cyc };
+	}
+	if (n)
+		site_add_scatter(ds, out, "kem-cost", p, labels, n,
+				 "first reference instance in natural order");
+	free(p);
+	free(labels);
+}
+
+/* ---- hash cycles per byte -------------------------------------------------------------- */
+
+struct lines {
+	struct svg_line *l;
+	size_t n;
+};
+
+static char *draw_lines(const struct svg_chart_text *t, const void *arg)
+{
+	const struct lines *l = arg;
+	return svg_lines_loglog(t, l->l, l->n, NULL);
+}
+
+/* Points (message bytes, cycles per byte) of an instance's hash_<L>
+ * records, in op order (so by L); rows go to the CSV. */
+static struct svg_point *hash_points(const struct ds_candidate *c, const struct ds_instance *in,
+				     size_t *n, struct csv_out *csv)
+{
+	struct svg_point *p = xcalloc(in->n_rec + 1, sizeof *p);
+	*n = 0;
+	for (size_t r = 0; r < in->n_rec; r++) {
+		const char *op = in->rec[r].op;
+		double L = str_starts_with(op, "hash_") ? strtod(op + 5, NULL) : 0;
+		double cyc = json_number_value(json_object_get(in->rec[r].j, "mean_cycles"));
+		if (!ds_record_complete(&in->rec[r]) || !(L > 0) || !(cyc > 0))
+			continue;
+		p[(*n)++] = (struct svg_point){ NULL, L, cyc / L };
+		csv_str(csv, c->id);
+		csv_str(csv, in->label);
+		csv_double(csv, L);
+		csv_double(csv, cyc);
+		csv_double(csv, cyc / L);
+		csv_end_row(csv);
+	}
+	return p;
+}
+
+void site_hash_chart(const struct dataset *ds, struct site_charts *out)
+{
+	struct lines ls = { NULL, 0 };
+	struct strlist names = STRLIST_INIT;
+	struct csv_out csv = CSV_OUT_INIT;
+	size_t hash_lines = 0;
+	csv_header(&csv, "candidate,label,message_bytes,mean_cycles,cycles_per_byte");
+	/* hash candidates' reference instances, then the pseudoXOF curves */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < ds->n_cand; i++) {
+			const struct ds_candidate *c = &ds->cand[i];
+			int baseline = !strcmp(c->id, "iccs");
+			if (strcmp(c->type, "hash") || baseline != pass)
+				continue;
+			for (size_t k = 0; k < c->n_inst; k++) {
+				const struct ds_instance *in = &c->inst[k];
+				if (in->optimized || (baseline && !str_starts_with(in->label, "pseudoXOF-")))
+					continue;
+				size_t n;
+				struct svg_point *p = hash_points(c, in, &n, &csv);
+				if (!n) {
+					free(p);
+					continue;
+				}
+				sl_push_owned(&names, baseline ? xstrdup(in->label)
+					      : xasprintf("%s %s", c->id, in->label));
+				ls.l = xrealloc(ls.l, (ls.n + 1) * sizeof *ls.l);
+				ls.l[ls.n++] = (struct svg_line){ NULL, p, n, baseline };
+				hash_lines += !baseline;
+			}
+		}
+	}
+	for (size_t i = 0; i < ls.n; i++)
+		ls.l[i].name = names.items[i];
+	if (hash_lines) {
+		char *title = xasprintf("Hash cycles per byte against message length (system %s)",
+					ds->system_id);
+		struct svg_chart_text t = {
+			NULL, "Mean cycles per byte of each hash instance at each measured "
+			"message length, both axes logarithmic; dashed lines are the ICCS "
+			"pseudoXOF baselines of each output width.",
+			"message length (bytes, log scale)", "cycles per byte (log scale)", NULL,
+		};
+		add_chart(out, "hash-cycles-per-byte", title, draw_lines, &ls, &t,
+			  csv_finish(&csv, NULL));
+		free(title);
+	} else {
+		sb_free(&csv.sb);
+	}
+	for (size_t i = 0; i < ls.n; i++)
+		free((void *)ls.l[i].p);
+	free(ls.l);
+	sl_free(&names);
+}
+
+void site_charts_free(struct site_charts *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].name);
+		free(c->v[i].title);
+		free(c->v[i].svg_file);
+		free(c->v[i].csv);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}

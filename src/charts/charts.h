@@ -1,0 +1,49 @@
+/*
+ * charts.h — the charts of report-format §10.4, drawn from one system's
+ * loaded data (model/dataset.h) as deterministic SVG (charts/svg.h) with
+ * the CSV each was drawn from.  The Markdown tree (report/) and the HTML
+ * site (site/) both carry them, so they sit below both.
+ */
+#ifndef NGCC_CHARTS_CHARTS_H
+#define NGCC_CHARTS_CHARTS_H
+
+#include <stddef.h>
+
+#include "model/dataset.h"
+
+/* Charts of report-format §10.4. */
+struct site_chart {
+	char *name;          /* file stem, e.g. "kem-12-cycles" */
+	char *title;
+	char *svg_file;      /* as written to <SYS>/charts/<name>.svg */
+	char *csv;           /* the data drawn */
+};
+struct site_charts {
+	struct site_chart *v;
+	size_t n;
+};
+/* Cycles per operation ("<cand>-cycles"), hash/DRNG shares ("-shares")
+ * and process memory ("-memory") of one candidate, each only with data. */
+void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *c,
+			   struct site_charts *out);
+/* Hash cycles per byte against message length, with the pseudoXOF
+ * baseline curves ("hash-cycles-per-byte"), when there are hash records. */
+void site_hash_chart(const struct dataset *ds, struct site_charts *out);
+/* KEM encapsulation cycles against public key + ciphertext bytes. */
+void site_summary_charts(const struct dataset *ds, struct site_charts *out);
+void site_charts_free(struct site_charts *c);
+struct svg_point;
+/* A KEM cost scatter named name (points labelled by candidate, labels[] the
+ * instances drawn); `which` says which instance each marker stands for. */
+const struct site_chart *site_add_scatter(const struct dataset *ds, struct site_charts *out,
+					  const char *name, const struct svg_point *p,
+					  const char *const *labels, size_t n, const char *which);
+struct svg_dot;
+struct svg_chart_text;
+/* A dot plot chart with the CSV it was drawn from (taken). */
+const struct site_chart *site_add_dotplot(struct site_charts *out, const char *name,
+					  struct svg_chart_text *t, const struct svg_dot *d,
+					  size_t n, const char *const *series, size_t n_series,
+					  char *csv);
+
+#endif

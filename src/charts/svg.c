@@ -1,0 +1,422 @@
+/* svg.c — see svg.h. */
+#include "charts/svg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* Okabe & Ito's eight colours without black (text is currentColor). */
+const char *const svg_palette[SVG_PALETTE_N] = {
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+};
+#define REST_COLOUR "#999999"
+
+#define FONT "font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,sans-serif\""
+
+/* A text element; anchor is start, middle or end. */
+static void text_at(struct strbuf *sb, double x, double y, const char *anchor,
+		    const char *cls, const char *s)
+{
+	sb_addf(sb, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" class=\"%s\">", x, y,
+		anchor, cls);
+	html_escape(sb, s);
+	sb_adds(sb, "</text>\n");
+}
+
+static void open_svg(struct strbuf *sb, const struct svg_chart_text *t, double w, double h)
+{
+	sb_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
+		"width=\"%.2f\" height=\"%.2f\" viewBox=\"0 0 %.2f %.2f\" role=\"img\" "
+		FONT " font-size=\"12\" fill=\"currentColor\">\n", w, h, w, h);
+	sb_adds(sb, "<title>");
+	html_escape(sb, t->title);
+	sb_adds(sb, "</title>\n<desc>");
+	html_escape(sb, t->desc);
+	sb_adds(sb, "</desc>\n");
+	text_at(sb, 8, 18, "start", "ctitle", t->title);
+}
+
+/* The CSV link in the bottom-left corner, then the closing tag. */
+static char *close_svg(struct strbuf *sb, const struct svg_chart_text *t, double h, size_t *len)
+{
+	if (t->csv_href) {
+		sb_adds(sb, "<a href=\"");
+		html_escape(sb, t->csv_href);
+		sb_adds(sb, "\" class=\"csvlink\">");
+		text_at(sb, 8, h - 6, "start", "csv", "data (CSV)");
+		sb_adds(sb, "</a>\n");
+	}
+	sb_adds(sb, "</svg>\n");
+	if (len)
+		*len = sb->len;
+	return sb_detach(sb);
+}
+
+/* ---- log axis --------------------------------------------------------------- */
+
+void svg_si_label(char *out, size_t size, int e)
+{
+	static const char prefix[] = "kMGTPE";
+	if (e < 0) {
+		snprintf(out, size, "%.*f", -e, pow(10, e));   /* 0.1, 0.01 */
+		return;
+	}
+	int group = e / 3;
+	if (group > 6)
+		group = 6;
+	const char *unit = group ? (char[]){ prefix[group - 1], '\0' } : "";
+	long mant = 1;
+	for (int i = 0; i < e - 3 * group; i++)
+		mant *= 10;
+	snprintf(out, size, "%ld%s", mant, unit);
+}
+
+struct log_axis {
+	int lo, hi;          /* decades spanned */
+	double p0, p1;       /* pixel range */
+};
+
+static void log_axis_fit(struct log_axis *a, double vmin, double vmax, double p0, double p1)
+{
+	if (!(vmin > 0))
+		vmin = 1;
+	if (!(vmax >= vmin))
+		vmax = vmin;
+	a->lo = (int)floor(log10(vmin));
+	a->hi = (int)ceil(log10(vmax));
+	if (a->hi <= a->lo)
+		a->hi = a->lo + 1;
+	a->p0 = p0;
+	a->p1 = p1;
+}
+
+static double log_pos(const struct log_axis *a, double v)
+{
+	double f = (log10(v) - a->lo) / (a->hi - a->lo);
+	return a->p0 + f * (a->p1 - a->p0);
+}
+
+/* Grid lines and SI labels at each power of ten along x (vertical lines
+ * from y0 to y1) or along y (horizontal lines from x0 to x1). */
+static void log_grid(struct strbuf *sb, const struct log_axis *a, int vertical,
+		     double from, double to)
+{
+	char lab[16];
+	for (int e = a->lo; e <= a->hi; e++) {
+		double p = log_pos(a, pow(10, e));
+		svg_si_label(lab, sizeof lab, e);
+		if (vertical) {
+			sb_addf(sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+				"class=\"grid\" stroke=\"currentColor\" stroke-opacity=\"0.2\"/>\n",
+				p, from, p, to);
+			text_at(sb, p, to + 16, "middle", "tick", lab);
+		} else {
+			sb_addf(sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+				"class=\"grid\" stroke=\"currentColor\" stroke-opacity=\"0.2\"/>\n",
+				from, p, to, p);
+			text_at(sb, from - 6, p + 4, "end", "tick", lab);
+		}
+	}
+}
+
+/* The log-log charts' plot area, and their grids with both axis labels. */
+#define LOGLOG_W 680.0
+#define LOGLOG_H 460.0
+#define LOGLOG_LEFT 70.0
+#define LOGLOG_RIGHT 30.0
+#define LOGLOG_TOP 52.0
+#define LOGLOG_BOTTOM 60.0
+
+static void loglog_axes(struct strbuf *sb, const struct svg_chart_text *t,
+			const struct log_axis *ax, const struct log_axis *ay)
+{
+	const double w = LOGLOG_W, h = LOGLOG_H, left = LOGLOG_LEFT, right = LOGLOG_RIGHT,
+		     top = LOGLOG_TOP, bottom = LOGLOG_BOTTOM;
+	log_grid(sb, ax, 1, top, h - bottom);
+	log_grid(sb, ay, 0, left, w - right);
+	text_at(sb, (left + w - right) / 2, h - bottom + 34, "middle", "axis", t->xlabel);
+	sb_addf(sb, "<text x=\"14\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
+		"transform=\"rotate(-90 14 %.2f)\">", (top + h - bottom) / 2, (top + h - bottom) / 2);
+	html_escape(sb, t->ylabel);
+	sb_adds(sb, "</text>\n");
+}
+
+static void legend(struct strbuf *sb, double x, double y, const char *const *names,
+		   const char *const *colours, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sb_addf(sb, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+			x, y - 9, colours[i]);
+		text_at(sb, x + 14, y, "start", "legend", names[i]);
+		x += 24 + 7.0 * strlen(names[i]);
+	}
+}
+
+/* ---- dot plot ------------------------------------------------------------------ */
+
+#define ROW_H 22.0
+#define TOP 52.0
+#define LABEL_W 240.0      /* at least; longer labels widen the chart */
+#define PLOT_W 496.0
+
+/* The label column fits the longest label (about 7 px a character). */
+static double label_width(const char *const *labels, size_t n, size_t stride)
+{
+	double w = LABEL_W;
+	for (size_t i = 0; i < n; i++) {
+		const char *l = *(const char *const *)((const char *)labels + i * stride);
+		w = fmax(w, 16 + 7.0 * strlen(l ? l : ""));
+	}
+	return w;
+}
+
+char *svg_dotplot_log(const struct svg_chart_text *t, const struct svg_dot *d, size_t n,
+		      const char *const *series, size_t n_series, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double vmin = INFINITY, vmax = 0;
+	for (size_t i = 0; i < n; i++) {
+		vmin = fmin(vmin, fmin(d[i].lo, d[i].value));
+		vmax = fmax(vmax, fmax(d[i].hi, d[i].value));
+	}
+	double plot_h = n * ROW_H, h = TOP + plot_h + 58;
+	double lw = n ? label_width(&d[0].label, n, sizeof *d) : LABEL_W;
+	struct log_axis ax;
+	log_axis_fit(&ax, vmin, vmax, lw, lw + PLOT_W);
+	open_svg(&sb, t, lw + PLOT_W + 40, h);
+	const char *colours[SVG_PALETTE_N];
+	for (size_t i = 0; i < n_series && i < SVG_PALETTE_N; i++)
+		colours[i] = svg_palette[i];
+	legend(&sb, 8, 38, series, colours, n_series < SVG_PALETTE_N ? n_series : SVG_PALETTE_N);
+	log_grid(&sb, &ax, 1, TOP, TOP + plot_h);
+	text_at(&sb, (ax.p0 + ax.p1) / 2, TOP + plot_h + 34, "middle", "axis", t->xlabel);
+	for (size_t i = 0; i < n; i++) {
+		double y = TOP + i * ROW_H + ROW_H / 2;
+		const char *col = svg_palette[d[i].series % SVG_PALETTE_N];
+		text_at(&sb, lw - 8, y + 4, "end", "label", d[i].label);
+		sb_adds(&sb, "<g class=\"mark\"><title>");
+		html_escape(&sb, d[i].label);
+		sb_addf(&sb, ": mean %.6g, min trial %.6g, max trial %.6g</title>",
+			d[i].value, d[i].lo, d[i].hi);
+		sb_addf(&sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>", log_pos(&ax, d[i].lo), y, log_pos(&ax, d[i].hi), y, col);
+		sb_addf(&sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4.50\" fill=\"%s\"/></g>\n",
+			log_pos(&ax, d[i].value), y, col);
+	}
+	return close_svg(&sb, t, h, len);
+}
+
+/* ---- stacked shares ------------------------------------------------------------ */
+
+char *svg_stacked(const struct svg_chart_text *t, const struct svg_stack *s, size_t n,
+		  const char *const names[3], size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double plot_h = n * ROW_H, h = TOP + plot_h + 58;
+	double x0 = n ? label_width(&s[0].label, n, sizeof *s) : LABEL_W, w = PLOT_W;
+	const char *colours[3] = { svg_palette[0], svg_palette[1], REST_COLOUR };
+	open_svg(&sb, t, x0 + w + 40, h);
+	legend(&sb, 8, 38, names, colours, 3);
+	for (int k = 0; k <= 4; k++) {
+		char lab[8];
+		double x = x0 + w * k / 4;
+		snprintf(lab, sizeof lab, "%d%%", 25 * k);
+		sb_addf(&sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" class=\"grid\" "
+			"stroke=\"currentColor\" stroke-opacity=\"0.2\"/>\n", x, TOP, x, TOP + plot_h);
+		text_at(&sb, x, TOP + plot_h + 16, "middle", "tick", lab);
+	}
+	text_at(&sb, x0 + w / 2, TOP + plot_h + 34, "middle", "axis", t->xlabel);
+	for (size_t i = 0; i < n; i++) {
+		double y = TOP + i * ROW_H + 3, x = x0;
+		double part[3] = { fmax(0, s[i].part[0]), fmax(0, s[i].part[1]), 0 };
+		part[2] = fmax(0, 1 - part[0] - part[1]);
+		text_at(&sb, x0 - 8, y + 12, "end", "label", s[i].label);
+		sb_adds(&sb, "<g class=\"mark\"><title>");
+		html_escape(&sb, s[i].label);
+		sb_addf(&sb, ": %s %.4g, %s %.4g, %s %.4g</title>", names[0], part[0],
+			names[1], part[1], names[2], part[2]);
+		for (int k = 0; k < 3; k++) {
+			double pw = w * fmin(part[k], 1);
+			sb_addf(&sb, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+				"fill=\"%s\"/>", x, y, pw, ROW_H - 6, colours[k]);
+			x += pw;
+		}
+		sb_adds(&sb, "</g>\n");
+	}
+	return close_svg(&sb, t, h, len);
+}
+
+/* ---- grouped bars ------------------------------------------------------------- */
+
+#define BAR_ROW_H 30.0
+
+char *svg_grouped_bars(const struct svg_chart_text *t, const struct svg_bars *b, size_t n,
+		       const char *const names[3], size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double vmax = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			if (b[i].v[k] > vmax)
+				vmax = b[i].v[k];
+	/* The axis ends at the next multiple of 256 KiB, or 1 KiB if empty. */
+	double top = vmax > 0 ? ceil(vmax / 262144) * 262144 : 1024;
+	double plot_h = n * BAR_ROW_H, h = TOP + plot_h + 58;
+	double x0 = n ? label_width(&b[0].label, n, sizeof *b) : LABEL_W, w = PLOT_W;
+	const char *colours[3] = { svg_palette[0], svg_palette[1], svg_palette[2] };
+	open_svg(&sb, t, x0 + w + 40, h);
+	legend(&sb, 8, 38, names, colours, 3);
+	for (int k = 0; k <= 4; k++) {
+		char lab[32];
+		double x = x0 + w * k / 4;
+		snprintf(lab, sizeof lab, "%.0f KiB", top * k / 4 / 1024);
+		sb_addf(&sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" class=\"grid\" "
+			"stroke=\"currentColor\" stroke-opacity=\"0.2\"/>\n", x, TOP, x, TOP + plot_h);
+		text_at(&sb, x, TOP + plot_h + 16, "middle", "tick", lab);
+	}
+	text_at(&sb, x0 + w / 2, TOP + plot_h + 34, "middle", "axis", t->xlabel);
+	for (size_t i = 0; i < n; i++) {
+		double y = TOP + i * BAR_ROW_H + 3;
+		text_at(&sb, x0 - 8, y + 15, "end", "label", b[i].label);
+		sb_adds(&sb, "<g class=\"mark\"><title>");
+		html_escape(&sb, b[i].label);
+		sb_adds(&sb, ":");
+		for (int k = 0; k < 3; k++)
+			if (b[i].v[k] >= 0)
+				sb_addf(&sb, " %s %.0f bytes;", names[k], b[i].v[k]);
+		sb_adds(&sb, "</title>");
+		for (int k = 0; k < 3; k++)
+			if (b[i].v[k] >= 0)
+				sb_addf(&sb, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"7.00\" "
+					"fill=\"%s\"/>", x0, y + 8 * k, w * b[i].v[k] / top, colours[k]);
+		sb_adds(&sb, "</g>\n");
+	}
+	return close_svg(&sb, t, h, len);
+}
+
+/* ---- lines -------------------------------------------------------------------- */
+
+char *svg_lines_loglog(const struct svg_chart_text *t, const struct svg_line *l, size_t n,
+		       size_t *len)
+{
+	const double w = LOGLOG_W, h = LOGLOG_H, left = LOGLOG_LEFT, right = LOGLOG_RIGHT,
+		     top = LOGLOG_TOP, bottom = LOGLOG_BOTTOM;
+	struct strbuf sb = STRBUF_INIT;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < l[i].n; k++) {
+			xmin = fmin(xmin, l[i].p[k].x), xmax = fmax(xmax, l[i].p[k].x);
+			ymin = fmin(ymin, l[i].p[k].y), ymax = fmax(ymax, l[i].p[k].y);
+		}
+	struct log_axis ax, ay;
+	log_axis_fit(&ax, xmin, xmax, left, w - right);
+	log_axis_fit(&ay, ymin, ymax, h - bottom, top);
+	open_svg(&sb, t, w, h);
+	const char **names = xcalloc(n + 1, sizeof *names), **colours = xcalloc(n + 1, sizeof *colours);
+	for (size_t i = 0; i < n; i++) {
+		names[i] = l[i].name;
+		colours[i] = svg_palette[i % SVG_PALETTE_N];
+	}
+	legend(&sb, 8, 38, names, colours, n);
+	loglog_axes(&sb, t, &ax, &ay);
+	for (size_t i = 0; i < n; i++) {
+		sb_addf(&sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.50\"%s points=\"",
+			colours[i], l[i].dashed ? " stroke-dasharray=\"5 3\"" : "");
+		for (size_t k = 0; k < l[i].n; k++)
+			sb_addf(&sb, "%s%.2f,%.2f", k ? " " : "", log_pos(&ax, l[i].p[k].x),
+				log_pos(&ay, l[i].p[k].y));
+		sb_adds(&sb, "\"/>\n");
+		for (size_t k = 0; k < l[i].n; k++) {
+			sb_adds(&sb, "<g class=\"mark\"><title>");
+			html_escape(&sb, l[i].name);
+			sb_addf(&sb, ": %.6g, %.6g</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.50\" "
+				"fill=\"%s\"/></g>\n", l[i].p[k].x, l[i].p[k].y,
+				log_pos(&ax, l[i].p[k].x), log_pos(&ay, l[i].p[k].y), colours[i]);
+		}
+	}
+	free(names);
+	free(colours);
+	return close_svg(&sb, t, h, len);
+}
+
+/* ---- scatter ------------------------------------------------------------------- */
+
+void svg_pareto(const struct svg_point *p, size_t n, int *front)
+{
+	for (size_t i = 0; i < n; i++) {
+		front[i] = 1;
+		for (size_t j = 0; j < n && front[i]; j++)
+			if (j != i && p[j].x <= p[i].x && p[j].y <= p[i].y &&
+			    (p[j].x < p[i].x || p[j].y < p[i].y))
+				front[i] = 0;
+	}
+}
+
+static int point_x_cmp(const void *a, const void *b)
+{
+	const struct svg_point *const *pa = a, *const *pb = b;
+	if ((*pa)->x != (*pb)->x)
+		return (*pa)->x < (*pb)->x ? -1 : 1;
+	return (*pa)->y < (*pb)->y ? -1 : (*pa)->y > (*pb)->y;
+}
+
+static void pareto_line(struct strbuf *sb, const struct svg_point *p, size_t n,
+			const int *front, const struct log_axis *ax, const struct log_axis *ay)
+{
+	const struct svg_point **f = xcalloc(n ? n : 1, sizeof *f);
+	size_t nf = 0;
+	for (size_t i = 0; i < n; i++)
+		if (front[i])
+			f[nf++] = &p[i];
+	qsort(f, nf, sizeof *f, point_x_cmp);
+	if (nf > 1) {
+		sb_adds(sb, "<polyline class=\"front\" fill=\"none\" stroke=\"currentColor\" "
+			"stroke-dasharray=\"4 3\" stroke-opacity=\"0.6\" points=\"");
+		for (size_t i = 0; i < nf; i++)
+			sb_addf(sb, "%s%.2f,%.2f", i ? " " : "", log_pos(ax, f[i]->x),
+				log_pos(ay, f[i]->y));
+		sb_adds(sb, "\"/>\n");
+	}
+	free(f);
+}
+
+char *svg_scatter_loglog(const struct svg_chart_text *t, const struct svg_point *p,
+			 size_t n, size_t *len)
+{
+	const double w = LOGLOG_W, h = LOGLOG_H, left = LOGLOG_LEFT, right = LOGLOG_RIGHT,
+		     top = LOGLOG_TOP, bottom = LOGLOG_BOTTOM;
+	struct strbuf sb = STRBUF_INIT;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+	for (size_t i = 0; i < n; i++) {
+		xmin = fmin(xmin, p[i].x), xmax = fmax(xmax, p[i].x);
+		ymin = fmin(ymin, p[i].y), ymax = fmax(ymax, p[i].y);
+	}
+	struct log_axis ax, ay;
+	log_axis_fit(&ax, xmin, xmax, left, w - right);
+	log_axis_fit(&ay, ymin, ymax, h - bottom, top);
+	int *front = xcalloc(n ? n : 1, sizeof *front);
+	svg_pareto(p, n, front);
+	open_svg(&sb, t, w, h);
+	const char *names[2] = { "Pareto front", "dominated" };
+	const char *colours[2] = { svg_palette[0], svg_palette[1] };
+	legend(&sb, 8, 38, names, colours, 2);
+	loglog_axes(&sb, t, &ax, &ay);
+	pareto_line(&sb, p, n, front, &ax, &ay);
+	for (size_t i = 0; i < n; i++) {
+		double cx = log_pos(&ax, p[i].x), cy = log_pos(&ay, p[i].y);
+		sb_adds(&sb, "<g class=\"mark\"><title>");
+		html_escape(&sb, p[i].label);
+		sb_addf(&sb, ": %.6g bytes, %.6g cycles%s</title>", p[i].x, p[i].y,
+			front[i] ? " (Pareto front)" : "");
+		sb_addf(&sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"5.00\" fill=\"%s\"/>", cx, cy,
+			colours[front[i] ? 0 : 1]);
+		sb_addf(&sb, "<text x=\"%.2f\" y=\"%.2f\" class=\"plabel\">", cx + 7, cy - 7);
+		html_escape(&sb, p[i].label);
+		sb_adds(&sb, "</text></g>\n");
+	}
+	free(front);
+	return close_svg(&sb, t, h, len);
+}

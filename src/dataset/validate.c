@@ -1,0 +1,723 @@
+/* validate.c — see validate.h. */
+#include "dataset/validate.h"
+#include "model/size_audit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/memory.h"
+#include "evidence/build_json.h"
+#include "util/fsutil.h"
+#include "evidence/json.h"
+#include "evidence/profile_json.h"
+#include "dataset/publish_util.h"
+#include "evidence/names.h"
+#include "evidence/paths.h"
+#include "model/dataset.h"
+#include "util/fsutil.h"
+#include "evidence/record.h"
+#include "host/env.h"
+#include "site/site.h"
+#include "stats/stats.h"
+#include "util/util.h"
+
+/* A loaded evidence file of one system. */
+struct vfile {
+	char *rel;        /* relative to data/<SYS>/ */
+	json_t *j;
+};
+
+/* The first complete record's environment per CPU (R10 reference). */
+struct env_ref {
+	long long cpu;
+	const json_t *env;
+	const char *rel;
+};
+
+struct val {
+	const struct validate_opts *o;
+	const char *dataset;
+	FILE *out;
+	struct validate_counts c;
+	/* the system being checked */
+	const char *sys;
+	char *root;                 /* <dataset>/data/<SYS> */
+	int unfixed_ok;
+	json_t *instances;          /* build.json "instances" (borrowed) */
+	struct vfile *files;
+	size_t n_files;
+	struct env_ref *envs;
+	size_t n_envs;
+};
+
+int validate_close(double a, double b)
+{
+	double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	return a == b || fabs(a - b) <= 1e-12 * scale;
+}
+
+/* ---- output ------------------------------------------------------------------- */
+
+static void problem(struct val *v, const char *rel, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* rel: relative to data/<SYS>/ when v->sys is set, else to the dataset. */
+static void vproblem(struct val *v, int count_as_mismatch, const char *rel,
+		     const char *fmt, va_list ap)
+{
+	char *what = xvasprintf(fmt, ap);
+	if (v->sys && !count_as_mismatch)
+		fprintf(v->out, "PROBLEM data/%s/%s: %s\n", v->sys, rel, what);
+	else
+		fprintf(v->out, "PROBLEM %s: %s\n", rel, what);
+	free(what);
+	if (count_as_mismatch)
+		v->c.mismatches++;
+	else
+		v->c.problems++;
+}
+
+static void problem(struct val *v, const char *rel, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vproblem(v, 0, rel, fmt, ap);
+	va_end(ap);
+}
+
+static void mismatch(struct val *v, const char *rel, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void mismatch(struct val *v, const char *rel, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vproblem(v, 1, rel, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- (1) files, schemas, absolute paths ----------------------------------------- */
+
+static const json_t *find_file(const struct val *v, const char *rel)
+{
+	for (size_t i = 0; i < v->n_files; i++)
+		if (!strcmp(v->files[i].rel, rel))
+			return v->files[i].j;
+	return NULL;
+}
+
+/* A text file (KAT log): no `key = /absolute` line. */
+static void check_text_paths(struct val *v, const char *rel, const char *data)
+{
+	for (const char *line = data; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		if (memmem(line, n, " = /", 4)) {
+			problem(v, rel, "absolute path in line \"%.*s\"", n > 80 ? 80 : (int)n, line);
+			return;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+static void load_files(struct val *v)
+{
+	struct strlist files = STRLIST_INIT;
+	tree_list_files(v->root, "", &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *rel = files.items[i];
+		char *path = path_join(v->root, rel), *data = NULL, *why = NULL;
+		if (read_file(path, &data, NULL)) {
+			problem(v, rel, "cannot be read");
+		} else if (str_ends_with(rel, ".json")) {
+			json_error_t je;
+			json_t *j = json_loads(data, 0, &je);
+			if (!j) {
+				problem(v, rel, "not valid JSON (line %d: %s)", je.line, je.text);
+			} else {
+				if (schema_known(j, &why))
+					problem(v, rel, "%s", why);
+				free(why);
+				why = NULL;
+				if (json_find_absolute(j, NULL, &why))
+					problem(v, rel, "absolute path at %s", why);
+				v->files = xrealloc(v->files, (v->n_files + 1) * sizeof *v->files);
+				v->files[v->n_files++] = (struct vfile){ xstrdup(rel), j };
+			}
+		} else {
+			check_text_paths(v, rel, data);
+		}
+		free(why);
+		free(data);
+		free(path);
+	}
+	sl_free(&files);
+}
+
+static void check_system_id(struct val *v, const struct strlist *systems_csv, int have_csv)
+{
+	const json_t *c = find_file(v, "campaign.json");
+	const char *sys = jget_str(c, "system_id", NULL);
+	if (!c)
+		problem(v, "campaign.json", "missing or unreadable");
+	else if (!sys || strcmp(sys, v->sys))
+		problem(v, "campaign.json", "system_id is \"%s\", but the folder is data/%s/",
+			sys ? sys : "(missing)", v->sys);
+	if (have_csv && !sl_contains(systems_csv, v->sys))
+		problem(v, "campaign.json", "system %s is not in the dataset's systems.csv", v->sys);
+	const json_t *pub = find_file(v, "publish.json");
+	v->unfixed_ok = v->o->publish_unfixed ||
+			jget_bool(json_object_get(pub, "options"), "publish_unfixed", 0);
+}
+
+/* ---- (2) build.json and KAT logs -------------------------------------------------- */
+
+/* Statuses that come from a KAT run's RESULT line (method §2.2). */
+static int status_has_log(const char *s)
+{
+	static const char *const st[] = { "PASS", "MISMATCH", "NOKAT", "CRYPTOFAIL",
+					  "OVERFLOW", "LOADFAIL", "TIMEOUT", "CRASH",
+					  "PARTIAL" };
+	for (size_t i = 0; s && i < sizeof st / sizeof *st; i++)
+		if (!strcmp(s, st[i]))
+			return 1;
+	return 0;
+}
+
+/* Status word of the last line when it is `RESULT <id> <label> <STATUS> …`;
+ * NULL otherwise.  *id gets the id (both malloc'd). */
+static char *last_result(const char *log, char **id)
+{
+	const char *end = log + strlen(log);
+	while (end > log && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	const char *start = end;
+	while (start > log && start[-1] != '\n')
+		start--;
+	char *line = xstrndup(start, (size_t)(end - start));
+	char *save = NULL, *w[4] = { NULL, NULL, NULL, NULL };
+	w[0] = strtok_r(line, " ", &save);
+	for (int k = 1; k < 4 && w[k - 1]; k++)
+		w[k] = strtok_r(NULL, " ", &save);
+	char *status = NULL;
+	*id = NULL;
+	if (w[0] && !strcmp(w[0], "RESULT") && w[3]) {
+		status = xstrdup(w[3]);
+		*id = xstrdup(w[1]);
+	}
+	free(line);
+	return status;
+}
+
+/* A PARTIAL status rests on the one-record recheck: its published log
+ * katcheck/<cand>/<stem>.log must end with a PASS. */
+static void check_recheck(struct val *v, const char *log_rel)
+{
+	char *rel = xasprintf("katcheck/%s", str_starts_with(log_rel, "kat/") ? log_rel + 4 : log_rel);
+	char *path = path_join(v->root, rel), *log = NULL, *id = NULL, *status = NULL;
+	if (read_file(path, &log, NULL))
+		problem(v, rel, "missing: the PARTIAL KAT status needs the recheck log");
+	else if (!(status = last_result(log, &id)) || strcmp(status, "PASS"))
+		problem(v, rel, "recheck does not end with a PASS RESULT line (%s)",
+			status ? status : "none");
+	free(status);
+	free(id);
+	free(log);
+	free(path);
+	free(rel);
+}
+
+static void check_kat_log(struct val *v, const char *key, const json_t *e,
+			  struct strlist *referenced)
+{
+	const char *kat = jget_str(e, "kat", NULL);
+	const char *log_rel = jget_str(e, "kat_log", NULL);
+	const char *want = jget_str(e, "kat_log_sha256", NULL);
+	const char *cand = jget_str(e, "candidate", "");
+	if (!log_rel) {
+		if (status_has_log(kat))
+			problem(v, "build.json", "%s: KAT status %s but no kat_log", key, kat);
+		return;
+	}
+	sl_push(referenced, log_rel);
+	char *path = path_join(v->root, log_rel), *log = NULL, *id = NULL;
+	size_t len = 0;
+	char hex[65];
+	if (log_rel[0] == '/' || read_file(path, &log, &len)) {
+		problem(v, log_rel, "KAT log of %s is missing", key);
+		free(path);
+		return;
+	}
+	v->c.kat_logs++;
+	sha256_hex(log, len, hex);
+	if (!want || strcmp(hex, want))
+		problem(v, log_rel, "SHA-256 %.16s… differs from build.json's kat_log_sha256 %.16s…",
+			hex, want ? want : "(none)");
+	char *status = last_result(log, &id);
+	/* PARTIAL is a TIMEOUT whose one-record recheck matched (method §2.2). */
+	int same = status && kat && (!strcmp(status, kat) ||
+				     (!strcmp(kat, "PARTIAL") && !strcmp(status, "TIMEOUT")));
+	if (!status)
+		problem(v, log_rel, "last line is not a RESULT line");
+	else if (!same)
+		problem(v, log_rel, "RESULT says %s, build.json's kat is %s", status,
+			kat ? kat : "null");
+	else if (*cand && strcmp(id, cand))
+		problem(v, log_rel, "RESULT names candidate %s, build.json %s", id, cand);
+	if (kat && !strcmp(kat, "PARTIAL"))
+		check_recheck(v, log_rel);
+	free(status);
+	free(id);
+	free(log);
+	free(path);
+}
+
+static void check_build(struct val *v)
+{
+	const json_t *b = find_file(v, "build.json");
+	struct strlist referenced = STRLIST_INIT, logs = STRLIST_INIT;
+	v->instances = json_object_get(b, "instances");
+	if (!json_is_object(v->instances)) {
+		problem(v, "build.json", "%s", b ? "has no \"instances\" object" : "missing or unreadable");
+		v->instances = NULL;
+		return;
+	}
+	const char *key;
+	json_t *e;
+	json_object_foreach(v->instances, key, e)
+		check_kat_log(v, key, e, &referenced);
+	tree_list_files(v->root, "kat", &logs);
+	for (size_t i = 0; i < logs.n; i++)
+		if (!sl_contains(&referenced, logs.items[i]))
+			problem(v, logs.items[i], "KAT log not referenced by build.json");
+	sl_free(&logs);
+	sl_free(&referenced);
+}
+
+/* ---- (3) timing records ---------------------------------------------------------------- */
+
+/* "<cand>/<stem>" of records/<cand>/<stem>__<op>.json, and the op. */
+static int evidence_key(const char *rel, char **key, char **op)
+{
+	const char *s1 = strchr(rel, '/');
+	const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+	char *stem = NULL;
+	if (!s2 || strchr(s2 + 1, '/') || split_stem_op(s2 + 1, &stem, op))
+		return -1;
+	*key = xasprintf("%.*s/%s", (int)(s2 - s1 - 1), s1 + 1, stem);
+	free(stem);
+	return 0;
+}
+
+static void check_real(struct val *v, const char *rel, const json_t *obj, const char *prefix,
+		       const char *name, int present, double want)
+{
+	const json_t *got = json_object_get(obj, name);
+	int expect = present && isfinite(want);
+	if (!expect && json_is_null(got))
+		return;
+	if (!expect)
+		problem(v, rel, "%s%s is %.17g, recomputed null", prefix, name, json_number_value(got));
+	else if (!json_is_number(got))
+		problem(v, rel, "%s%s is missing or not a number, recomputed %.17g", prefix, name, want);
+	else if (!validate_close(json_number_value(got), want))
+		problem(v, rel, "%s%s is %.17g, recomputed %.17g from the raw trials", prefix,
+			name, json_number_value(got), want);
+}
+
+static void check_bool(struct val *v, const char *rel, const json_t *r, const char *name, int want)
+{
+	const json_t *got = json_object_get(r, name);
+	if (!json_is_boolean(got) || json_is_true(got) != !!want)
+		problem(v, rel, "%s is %s, recomputed %s", name,
+			json_is_boolean(got) ? (json_is_true(got) ? "true" : "false") : "not a boolean",
+			want ? "true" : "false");
+}
+
+/* L of a hash operation hash_<L>, 0 for other operations. */
+static unsigned long long hash_length(const char *op)
+{
+	return str_starts_with(op, "hash_") ? strtoull(op + 5, NULL, 10) : 0;
+}
+
+static void check_statistics(struct val *v, const char *rel, const json_t *r, const char *op)
+{
+	struct trial *t = NULL;
+	struct timing_stats s;
+	size_t n = record_flatten_trials(json_object_get(r, "processes"), &t);
+	if (!n) {
+		problem(v, rel, "complete record without trials");
+		return;
+	}
+	stats_compute(t, n, &s);
+	double sum_s = 0;
+	for (size_t i = 0; i < n; i++)
+		sum_s += (double)t[i].ns / 1e9;
+	free(t);
+	const json_t *m = json_object_get(r, "measurements");
+	if (!json_is_integer(m) || (uint64_t)json_integer_value(m) != s.measurements)
+		problem(v, rel, "measurements is %lld, but the trials hold N = %llu calls",
+			json_is_integer(m) ? (long long)json_integer_value(m) : -1LL,
+			(unsigned long long)s.measurements);
+	check_bool(v, rel, r, "guide_100_measurements_met", s.guide_100_measurements_met);
+	int cyc = s.has_mean_cycles;
+	/* Presence follows record.c: a value whenever there are trials. */
+	check_real(v, rel, r, "", "mean_seconds", 1, s.mean_seconds);
+	check_real(v, rel, r, "", "mean_cycles", cyc, s.mean_cycles);
+	check_real(v, rel, r, "", "operations_per_second", 1, s.operations_per_second);
+	check_real(v, rel, r, "", "median_trial_seconds", 1, s.median_trial_seconds);
+	check_real(v, rel, r, "", "min_trial_seconds", 1, s.min_trial_seconds);
+	check_real(v, rel, r, "", "max_trial_seconds", 1, s.max_trial_seconds);
+	check_real(v, rel, r, "", "median_trial_cycles", cyc, s.median_trial_cycles);
+	unsigned long long len = hash_length(op);
+	check_real(v, rel, r, "", "throughput_MB_per_second", len && sum_s > 0,
+		   (double)len * (double)s.measurements / sum_s / 1e6);
+	const json_t *d = json_object_get(r, "dispersion");
+	if (!json_is_object(d)) {
+		problem(v, rel, "dispersion is missing");
+	} else {
+		check_real(v, rel, d, "dispersion.", "sd_trial_seconds", 1, s.sd_trial_seconds);
+		check_real(v, rel, d, "dispersion.", "cv_trial_seconds", 1, s.cv_trial_seconds);
+		check_real(v, rel, d, "dispersion.", "spread_trial_seconds", 1, s.spread_trial_seconds);
+		check_real(v, rel, d, "dispersion.", "sd_trial_cycles", cyc, s.sd_trial_cycles);
+		check_real(v, rel, d, "dispersion.", "cv_trial_cycles", cyc, s.cv_trial_cycles);
+		check_real(v, rel, d, "dispersion.", "spread_trial_cycles", cyc, s.spread_trial_cycles);
+	}
+	check_bool(v, rel, r, "noisy", s.noisy);
+}
+
+/* The flattened `trials` equal the processes' trials in order. */
+static void check_flattened(struct val *v, const char *rel, const json_t *r)
+{
+	const json_t *flat = json_object_get(r, "trials");
+	size_t i, j, k = 0;
+	json_t *p, *t;
+	json_array_foreach(json_object_get(r, "processes"), i, p) {
+		json_array_foreach(json_object_get(p, "trials"), j, t) {
+			if (!json_equal(t, json_array_get(flat, k))) {
+				problem(v, rel, "trials[%zu] differs from processes[%zu].trials[%zu]",
+					k, i, j);
+				return;
+			}
+			k++;
+		}
+	}
+	if (k != json_array_size(flat))
+		problem(v, rel, "trials has %zu entries, the processes %zu",
+			json_array_size(flat), k);
+}
+
+static void check_environment(struct val *v, const char *rel, const json_t *r)
+{
+	const json_t *env = json_object_get(r, "environment");
+	if (!json_is_object(env)) {
+		problem(v, rel, "complete record without an environment block");
+		return;
+	}
+	long long cpu = jget_int(env, "cpu_number", jget_int(r, "cpu", -1));
+	const struct env_ref *ref = NULL;
+	for (size_t i = 0; i < v->n_envs && !ref; i++)
+		if (v->envs[i].cpu == cpu)
+			ref = &v->envs[i];
+	const struct env_ref *cmp = ref ? ref : (v->n_envs ? &v->envs[0] : NULL);
+	struct strlist diffs = STRLIST_INIT;
+	if (cmp && !env_equal(cmp->env, env, ref != NULL, &diffs)) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < diffs.n; i++)
+			sb_addf(&sb, "%s%s", i ? "; " : "", diffs.items[i]);
+		problem(v, rel, "environment differs from data/%s/%s: %s", v->sys, cmp->rel,
+			sb.buf ? sb.buf : "?");
+		sb_free(&sb);
+	}
+	sl_free(&diffs);
+	if (!ref) {
+		v->envs = xrealloc(v->envs, (v->n_envs + 1) * sizeof *v->envs);
+		v->envs[v->n_envs++] = (struct env_ref){ cpu, env, rel };
+	}
+}
+
+static void check_complete_record(struct val *v, const char *rel, const json_t *r,
+				  const char *op)
+{
+	long long planned = jget_int(json_object_get(r, "plan"), "trials", -1);
+	size_t n = json_array_size(json_object_get(r, "trials"));
+	if (planned < 0 || (size_t)planned != n)
+		problem(v, rel, "%zu trial(s), but the plan has %lld", n, planned);
+	check_flattened(v, rel, r);
+	check_environment(v, rel, r);
+	check_statistics(v, rel, r, op);
+}
+
+static void check_unfixed(struct val *v, const char *rel, const json_t *r)
+{
+	const json_t *host = json_object_get(r, "host");
+	if (!jget_bool(host, "unfixed", 0) || v->unfixed_ok)
+		return;
+	problem(v, rel, "measured on an unfixed host (override: %s), but the dataset was not "
+		"published with --publish-unfixed", jget_str(host, "override_reason", "not given"));
+}
+
+static void check_record(struct val *v, const char *rel, const json_t *r)
+{
+	char *key = NULL, *op = NULL;
+	v->c.records++;
+	if (evidence_key(rel, &key, &op)) {
+		problem(v, rel, "not a records/<cand>/<label>__<op>.json file");
+		return;
+	}
+	const json_t *e = v->instances ? json_object_get(v->instances, key) : NULL;
+	const char *status = jget_str(r, "status", "");
+	const json_t *plan = json_object_get(r, "plan");
+	if (!e)
+		problem(v, rel, "instance %s is not in build.json", key);
+	else if (strcmp(jget_str(r, "library_sha256", ""), jget_str(e, "library_sha256", "-")))
+		problem(v, rel, "library_sha256 %.16s… differs from build.json's %.16s…",
+			jget_str(r, "library_sha256", "(none)"), jget_str(e, "library_sha256", "(none)"));
+	if (strcmp(jget_str(r, "op_key", ""), op))
+		problem(v, rel, "op_key is \"%s\", the file name says %s", jget_str(r, "op_key", ""), op);
+	const char *derived = record_status(json_object_get(r, "processes"),
+					    (int)jget_int(plan, "trials", -1));
+	if (strcmp(status, derived))
+		problem(v, rel, "status is \"%s\", but its processes and plan make it %s",
+			status, derived);
+	check_unfixed(v, rel, r);
+	if (!strcmp(status, ST_COMPLETE))
+		check_complete_record(v, rel, r, op);
+	free(key);
+	free(op);
+}
+
+/* ---- (4) profiles ---------------------------------------------------------------------- */
+
+static void check_profile(struct val *v, const char *rel, const json_t *p)
+{
+	char *key = NULL, *op = NULL, *why = NULL;
+	v->c.profiles++;
+	if (evidence_key(rel, &key, &op)) {
+		problem(v, rel, "not a profile/<cand>/<label>__<op>.json file");
+		return;
+	}
+	if (v->instances && !json_object_get(v->instances, key))
+		problem(v, rel, "instance %s is not in build.json", key);
+	check_unfixed(v, rel, p);
+	if (!strcmp(jget_str(p, "status", ""), "complete") && profile_check(p, &why))
+		problem(v, rel, "%s (recomputed from calls and total)", why ? why : "derived values differ");
+	free(why);
+	free(key);
+	free(op);
+}
+
+/* ---- (4b) memory records ---------------------------------------------------------------- */
+
+static void check_memory(struct val *v, const char *rel, const json_t *m)
+{
+	char *key = NULL, *op = NULL, *why = NULL;
+	if (evidence_key(rel, &key, &op)) {
+		problem(v, rel, "not a memory/<cand>/<label>__<op>.json file");
+		return;
+	}
+	if (v->instances && !json_object_get(v->instances, key))
+		problem(v, rel, "instance %s is not in build.json", key);
+	check_unfixed(v, rel, m);
+	if (memory_recompute_check(m, &why))
+		problem(v, rel, "%s (recomputed from the per_call arrays)", why ? why : "derived values differ");
+	free(why);
+	free(key);
+	free(op);
+}
+
+static void check_evidence(struct val *v)
+{
+	for (size_t i = 0; i < v->n_files; i++) {
+		const char *rel = v->files[i].rel;
+		const json_t *j = v->files[i].j;
+		if (str_starts_with(rel, "records/"))
+			check_record(v, rel, j);
+		else if (str_starts_with(rel, "profile/") &&
+			 !evidence_check_schema(j, PROFILE_KIND, PROFILE_VERSION))
+			check_profile(v, rel, j);
+		else if (str_starts_with(rel, "memory/") &&
+			 !evidence_check_schema(j, MEMORY_KIND, MEMORY_VERSION))
+			check_memory(v, rel, j);
+		else if (!str_starts_with(rel, "profile/") && strchr(rel, '/') &&
+			 jget_bool(json_object_get(j, "host"), "unfixed", 0))
+			check_unfixed(v, rel, j);
+	}
+}
+
+/* ---- one system ------------------------------------------------------------------------ */
+
+static void free_system(struct val *v)
+{
+	for (size_t i = 0; i < v->n_files; i++) {
+		free(v->files[i].rel);
+		json_decref(v->files[i].j);
+	}
+	free(v->files);
+	free(v->envs);
+	free(v->root);
+	v->files = NULL;
+	v->n_files = 0;
+	v->envs = NULL;
+	v->n_envs = 0;
+	v->root = NULL;
+	v->instances = NULL;
+	v->sys = NULL;
+}
+
+static void validate_system(struct val *v, const char *sys, const struct strlist *csv_ids,
+			    int have_csv)
+{
+	v->sys = sys;
+	v->root = xasprintf("%s/data/%s", v->dataset, sys);
+	load_files(v);
+	check_system_id(v, csv_ids, have_csv);
+	check_build(v);
+	check_evidence(v);
+	free_system(v);
+}
+
+/* ---- (5) pages --------------------------------------------------------------------------- */
+
+static size_t first_difference(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i = 0;
+	while (i < alen && i < blen && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* One regenerated file and its bytes. */
+struct regen {
+	const char *path;
+	const char *data;
+	size_t len;
+};
+
+/* Compare the files under <dataset>/<top>/ with the regenerated ones:
+ * differing, missing and extra files are each a mismatch. */
+static void compare_tree(struct val *v, const char *top, const struct regen *files, size_t n)
+{
+	struct strlist on_disk = STRLIST_INIT, made = STRLIST_INIT;
+	char *dir = path_join(v->dataset, top);
+	tree_list_files(dir, "", &on_disk);
+	for (size_t i = 0; i < n; i++) {
+		char *path = path_join(dir, files[i].path), *data = NULL;
+		char *rel = xasprintf("%s/%s", top, files[i].path);
+		size_t len = 0;
+		sl_push(&made, files[i].path);
+		if (read_file(path, &data, &len))
+			mismatch(v, rel, "missing (the dataset generates this file)");
+		else if (len != files[i].len || memcmp(data, files[i].data, len))
+			mismatch(v, rel, "differs from the page regenerated from the dataset "
+				 "(first difference at byte %zu)",
+				 first_difference(data, len, files[i].data, files[i].len));
+		free(rel);
+		free(data);
+		free(path);
+	}
+	for (size_t i = 0; i < on_disk.n; i++)
+		if (!sl_contains(&made, on_disk.items[i])) {
+			char *rel = xasprintf("%s/%s", top, on_disk.items[i]);
+			mismatch(v, rel, "not a file the dataset generates");
+			free(rel);
+		}
+	sl_free(&made);
+	sl_free(&on_disk);
+	free(dir);
+}
+
+static void check_pages(struct val *v)
+{
+	struct rendered_pages pages;
+	char *err = NULL;
+	if (pages_render_dataset(v->dataset, &pages, &err)) {
+		mismatch(v, "reports", "cannot regenerate the pages: %s", err ? err : "?");
+		free(err);
+		return;
+	}
+	struct regen *r = xcalloc(pages.n ? pages.n : 1, sizeof *r);
+	for (size_t i = 0; i < pages.n; i++)
+		r[i] = (struct regen){ pages.v[i].path, pages.v[i].data, pages.v[i].len };
+	compare_tree(v, "reports", r, pages.n);
+	free(r);
+	pages_free(&pages);
+}
+
+/* The HTML site of report-format §10–§11, when the dataset has one. */
+static void check_site(struct val *v)
+{
+	char *dir = path_join(v->dataset, "site");
+	int present = path_is_dir(dir);
+	free(dir);
+	if (!present)
+		return;
+	struct site_files site = { NULL, 0 };
+	char *err = NULL;
+	if (site_render_published(v->dataset, &site, &err)) {
+		mismatch(v, "site", "cannot regenerate the site: %s", err ? err : "?");
+		free(err);
+		return;
+	}
+	struct regen *r = xcalloc(site.n ? site.n : 1, sizeof *r);
+	for (size_t i = 0; i < site.n; i++)
+		r[i] = (struct regen){ site.v[i].path, site.v[i].data, site.v[i].len };
+	compare_tree(v, "site", r, site.n);
+	fprintf(v->out, "site: %zu file(s) regenerated and compared byte for byte\n", site.n);
+	free(r);
+	site_files_free(&site);
+}
+
+/* ---- main ------------------------------------------------------------------------------------ */
+
+static int push_system_id(char *f[SEMI_FIELDS], void *ids)
+{
+	char *id = f[0] ? str_trim(f[0]) : "";
+	if (*id && strcmp(id, "ID"))
+		sl_push(ids, id);
+	return 0;
+}
+
+static void load_systems_csv(const char *dataset, struct strlist *ids, int *present)
+{
+	char *path = path_join(dataset, "systems.csv");
+	*present = semicolon_rows(path, push_system_id, ids) == 0;
+	free(path);
+}
+
+int validate_dataset(const char *dataset, const struct validate_opts *o,
+		     struct validate_counts *counts)
+{
+	struct val v;
+	struct strlist systems = STRLIST_INIT, csv_ids = STRLIST_INIT;
+	int have_csv = 0;
+	memset(&v, 0, sizeof v);
+	v.o = o;
+	v.dataset = dataset;
+	v.out = o->out ? o->out : stdout;
+	dataset_systems(dataset, &systems);
+	if (!systems.n) {
+		ngcc_error("%s is not a dataset: no data/<SYS>/ folder; give the --dataset "
+			   "folder of 'ngcc-perf publish'", dataset);
+		return EXIT_INPUT;
+	}
+	load_systems_csv(dataset, &csv_ids, &have_csv);
+	for (size_t i = 0; i < systems.n; i++)
+		validate_system(&v, systems.items[i], &csv_ids, have_csv);
+	v.c.problems += size_audit_check(dataset, v.out);
+	check_pages(&v);
+	check_site(&v);
+	fprintf(v.out, "%zu timing record(s), %zu profile(s), %zu KAT log(s), %zu problem(s); "
+		"report check: ", v.c.records, v.c.profiles, v.c.kat_logs, v.c.problems);
+	if (v.c.mismatches)
+		fprintf(v.out, "%zu mismatch(es)\n", v.c.mismatches);
+	else
+		fprintf(v.out, "ok\n");
+	if (counts)
+		*counts = v.c;
+	sl_free(&systems);
+	sl_free(&csv_ids);
+	return v.c.problems || v.c.mismatches ? EXIT_FAILED : EXIT_OK;
+}

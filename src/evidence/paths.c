@@ -1,0 +1,70 @@
+/* paths.c — see paths.h. */
+#include "evidence/paths.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* ---- absolute paths ------------------------------------------------------ */
+
+static int is_absolute_text(const char *s, const char *const *needles)
+{
+	if (s[0] == '/')
+		return 1;
+	for (size_t i = 0; needles && needles[i]; i++)
+		if (strlen(needles[i]) > 1 && strstr(s, needles[i]))
+			return 1;
+	return 0;
+}
+
+static char *shorten(const char *s)
+{
+	return strlen(s) > 80 ? xasprintf("%.77s...", s) : xstrdup(s);
+}
+
+static int find_abs(const json_t *j, const char *const *needles, struct strbuf *path,
+		    char **where)
+{
+	size_t mark = path->len;
+	int found = 0;
+	if (json_is_string(j) && is_absolute_text(json_string_value(j), needles)) {
+		char *v = shorten(json_string_value(j));
+		*where = xasprintf("%s: \"%s\"", path->len ? path->buf : "(top)", v);
+		free(v);
+		return 1;
+	}
+	if (json_is_object(j)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)j, k, v) {
+			sb_addf(path, "%s%s", mark ? "." : "", k);
+			found = find_abs(v, needles, path, where);
+			path->len = mark;
+			path->buf[mark] = '\0';
+			if (found)
+				return 1;
+		}
+	} else if (json_is_array(j)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(j, i, v) {
+			sb_addf(path, "[%zu]", i);
+			found = find_abs(v, needles, path, where);
+			path->len = mark;
+			path->buf[mark] = '\0';
+			if (found)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int json_find_absolute(const json_t *j, const char *const *needles, char **where)
+{
+	struct strbuf path = STRBUF_INIT;
+	sb_adds(&path, "");
+	int found = find_abs(j, needles, &path, where);
+	sb_free(&path);
+	return found;
+}

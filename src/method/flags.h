@@ -1,0 +1,24 @@
+/*
+ * flags.h — the compiler flag profiles of method §2.1 [C] (iccs-api.md
+ * §6.3): the guide's reference flags plus what a shared library needs, the
+ * permissive harness-default fallback, and the assumed performance flags
+ * of optimized-avx2 builds.  Pure data: `build` compiles with them and
+ * campaign.json records them (arch_config).
+ */
+#ifndef NGCC_METHOD_FLAGS_H
+#define NGCC_METHOD_FLAGS_H
+
+#include "util/util.h"
+
+enum build_profile {
+	PROFILE_GUIDE,             /* guide reference flags + harness additions */
+	PROFILE_HARNESS_DEFAULT,   /* permissive fallback, iccs-api.md §6.3 */
+	PROFILE_GUIDE_PERFORMANCE, /* optimized-avx2 builds */
+};
+
+/* "guide", "harness-default", "guide-performance" */
+const char *build_profile_name(enum build_profile p);
+/* Append the profile's compiler flags to out (cxx: for C++ sources). */
+void build_profile_flags(enum build_profile p, int cxx, struct strlist *out);
+
+#endif

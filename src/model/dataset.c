@@ -1,0 +1,894 @@
+/* dataset.c — see dataset.h. */
+#include "model/dataset.h"
+
+#include <dirent.h>
+#include <regex.h>
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fsutil.h"
+#include "evidence/json.h"
+#include "evidence/names.h"
+#include "package/conf.h"
+#include "method/natsort.h"
+#include "util/util.h"
+
+/* Where the pieces of a dataset live; the two sources differ only here. */
+struct ds_source {
+	const char *root;        /* evidence: run dir or data/<SYS>/ */
+	const char *catalogs;    /* workspace or dataset top */
+	const char *workspace;   /* run mode: build/ and candidates/; else NULL */
+	json_t *merged_build;    /* published mode: data/<SYS>/build.json */
+};
+
+/* ---- catalogs ------------------------------------------------------------- */
+
+static char **split_fields(char *line, size_t *n)
+{
+	char **f = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (char *p = line;;) {
+		char *semi = strchr(p, ';');
+		if (semi)
+			*semi = '\0';
+		if (*n + 2 > cap) {
+			cap = cap ? 2 * cap : 8;
+			f = xrealloc(f, cap * sizeof *f);
+		}
+		f[(*n)++] = xstrdup(str_trim(p));
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	f[*n] = NULL;
+	return f;
+}
+
+static void csv_load(const char *dir, const char *name, struct csv_table *t)
+{
+	char *path = path_join(dir, name), *data = NULL;
+	memset(t, 0, sizeof *t);
+	if (read_file(path, &data, NULL)) {
+		free(path);
+		return;
+	}
+	t->present = 1;
+	char *save = NULL;
+	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, "\r")] = '\0';
+		char *s = str_trim(line);
+		if (!*s || *s == '#')
+			continue;
+		size_t nf;
+		char **f = split_fields(s, &nf);
+		if (!t->n && !strcasecmp(f[0], "ID") && nf > 1) {
+			for (size_t i = 0; i < nf; i++)
+				free(f[i]);
+			free(f);
+			continue;
+		}
+		t->rows = xrealloc(t->rows, (t->n + 1) * sizeof *t->rows);
+		t->ncols = xrealloc(t->ncols, (t->n + 1) * sizeof *t->ncols);
+		t->rows[t->n] = f;
+		t->ncols[t->n++] = nf;
+	}
+	free(data);
+	free(path);
+}
+
+static void csv_free(struct csv_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		for (char **f = t->rows[i]; *f; f++)
+			free(*f);
+		free(t->rows[i]);
+	}
+	free(t->rows);
+	free(t->ncols);
+	memset(t, 0, sizeof *t);
+}
+
+char **csv_find(const struct csv_table *t, const char *id, const char *label)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		char **r = t->rows[i];
+		if (strcmp(r[0], id))
+			continue;
+		if (!label || (r[1] && !strcmp(r[1], label)))
+			return r;
+	}
+	return NULL;
+}
+
+/* ---- instances ---------------------------------------------------------- */
+
+static struct ds_instance *find_or_add_instance(struct ds_candidate *c, const char *stem)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		if (!strcmp(c->inst[i].stem, stem))
+			return &c->inst[i];
+	c->inst = xrealloc(c->inst, (c->n_inst + 1) * sizeof *c->inst);
+	struct ds_instance *in = &c->inst[c->n_inst++];
+	memset(in, 0, sizeof *in);
+	in->stem = xstrdup(stem);
+	in->optimized = str_ends_with(stem, "+avx2");
+	in->label = in->optimized ? xstrndup(stem, strlen(stem) - 5) : xstrdup(stem);
+	return in;
+}
+
+static int instance_cmp(const void *a, const void *b)
+{
+	const struct ds_instance *x = a, *y = b;
+	int c = natural_cmp(x->label, y->label);
+	return c ? c : x->optimized - y->optimized;
+}
+
+static int op_entry_cmp(const void *a, const void *b)
+{
+	/* ds_record and ds_profile both start with `char *op`. */
+	return op_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_json_dir(const char *root, const char *kind, struct ds_candidate *c,
+			 char **err)
+{
+	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
+	struct strlist names = STRLIST_INIT;
+	int rc = 0;
+	dir_list(dir, DIR_PICK_FILES, &names);
+	for (size_t i = 0; i < names.n && !rc; i++) {
+		char *stem, *op;
+		if (split_stem_op(names.items[i], &stem, &op))
+			continue;   /* survey.json, <label>__RELINK_FAILED handled below */
+		char *path = path_join(dir, names.items[i]);
+		char *why = NULL;
+		json_t *j = evidence_load(path, &why);
+		const char *schema_kind = strcmp(kind, "records") ? "profile" : "record";
+		if (!j) {
+			*err = xasprintf("corrupt evidence file %s (%s); re-run the phase that "
+					 "wrote it or remove it", path, why ? why : "unreadable");
+			rc = -1;
+		} else if (evidence_check_schema(j, schema_kind, 1)) {
+			*err = xasprintf("%s: schema '%s' is not ngcc-perf/%s/1; this ngcc-perf "
+					 "cannot read it", path, jget_str(j, "schema", "missing"),
+					 schema_kind);
+			json_decref(j);
+			rc = -1;
+		} else {
+			struct ds_instance *in = find_or_add_instance(c, stem);
+			char *rel = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
+			if (!strcmp(kind, "records")) {
+				in->rec = xrealloc(in->rec, (in->n_rec + 1) * sizeof *in->rec);
+				in->rec[in->n_rec++] = (struct ds_record){ op, rel, j };
+			} else {
+				in->prof = xrealloc(in->prof, (in->n_prof + 1) * sizeof *in->prof);
+				in->prof[in->n_prof++] = (struct ds_profile){ op, rel, j };
+			}
+			op = NULL;
+		}
+		free(why);
+		free(path);
+		free(stem);
+		free(op);
+	}
+	sl_free(&names);
+	free(dir);
+	return rc;
+}
+
+/* Extension records of one kind: listed for A.9, never parsed here. */
+/* The JSON of a memory record; NULL for other kinds, an unreadable file
+ * or another schema version (treated as absent, like a survey). */
+static json_t *load_memory_json(const char *root, const char *kind, const char *cand,
+				const char *name)
+{
+	if (strcmp(kind, "memory"))
+		return NULL;
+	char *path = xasprintf("%s/%s/%s/%s", root, kind, cand, name);
+	json_t *j = evidence_load(path, NULL);
+	free(path);
+	if (j && evidence_check_schema(j, "memory", 1)) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
+static void load_extra_dir(const char *root, const char *kind, struct ds_candidate *c)
+{
+	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
+	struct strlist names = STRLIST_INIT;
+	dir_list(dir, DIR_PICK_FILES, &names);
+	for (size_t i = 0; i < names.n; i++) {
+		char *stem, *op;
+		if (split_stem_op(names.items[i], &stem, &op))
+			continue;
+		struct ds_instance *in = find_or_add_instance(c, stem);
+		in->extra_item = xrealloc(in->extra_item, (in->n_extra + 1) * sizeof(char *));
+		in->extra_path = xrealloc(in->extra_path, (in->n_extra + 1) * sizeof(char *));
+		in->extra_json = xrealloc(in->extra_json, (in->n_extra + 1) * sizeof(json_t *));
+		in->extra_item[in->n_extra] = xasprintf("%s %s", kind, op);
+		in->extra_path[in->n_extra] = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
+		in->extra_json[in->n_extra++] = load_memory_json(root, kind, c->id, names.items[i]);
+		free(stem);
+		free(op);
+	}
+	sl_free(&names);
+	free(dir);
+}
+
+/* ---- KAT ---------------------------------------------------------------- */
+
+/* The last `RESULT <id> <label> <STATUS> [detail]` line of a log. */
+static void parse_result(const char *log, char **status, char **detail)
+{
+	const char *last = NULL;
+	for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (str_starts_with(p, "RESULT "))
+			last = p;
+	*status = *detail = NULL;
+	if (!last)
+		return;
+	char *line = xstrndup(last, strcspn(last, "\r\n"));
+	char *save = NULL, *tok;
+	strtok_r(line, " ", &save);          /* RESULT */
+	strtok_r(NULL, " ", &save);          /* id */
+	strtok_r(NULL, " ", &save);          /* label */
+	if ((tok = strtok_r(NULL, " ", &save))) {
+		*status = xstrdup(tok);
+		if (save && *str_trim(save))
+			*detail = xstrdup(str_trim(save));
+	}
+	free(line);
+}
+
+static char *kat_log_path(const struct ds_source *src, const struct ds_candidate *c,
+			  const struct ds_instance *in)
+{
+	if (!src->workspace)
+		return xasprintf("%s/kat/%s/%s.log", src->root, c->id, in->stem);
+	const char *rel = jget_str(in->build, "kat_log", NULL);
+	if (rel)
+		return rel[0] == '/' ? xstrdup(rel) : path_join(src->workspace, rel);
+	return xasprintf("%s/build/%s/kat/%s.log", src->workspace, c->id, in->stem);
+}
+
+static void load_kat(const struct ds_source *src, const struct ds_candidate *c,
+		     struct ds_instance *in)
+{
+	char *path = kat_log_path(src, c, in), *log = NULL;
+	size_t len = 0;
+	char *status = NULL, *detail = NULL;
+	if (!read_file(path, &log, &len)) {
+		sha256_hex(log, len, in->kat_sha256);
+		in->kat_log_rel = xasprintf("kat/%s/%s.log", c->id, in->stem);
+		parse_result(log, &status, &detail);
+		if (!status)
+			status = xstrdup("NORESULT");
+	}
+	const char *built = jget_str(in->build, "kat", NULL);
+	if (built) {
+		free(status);
+		status = xstrdup(built);
+	} else if (!status) {
+		status = xstrdup(in->build && jget_str(in->build, "build_error", NULL) ?
+				 "BUILDFAIL" : "NOLOG");
+	}
+	in->kat_status = status;
+	in->kat_detail = detail;
+	free(log);
+	free(path);
+}
+
+/* ---- build.json ---------------------------------------------------------- */
+
+/* The candidate's build.json (run mode) or the merged one (published);
+ * NULL without error when there is none.  -1 with *err when corrupt. */
+static int load_build_doc(const struct ds_source *src, const char *cand, json_t **doc,
+			  char **err)
+{
+	*doc = NULL;
+	if (!src->workspace) {
+		*doc = json_incref(src->merged_build);
+		return 0;
+	}
+	char *path = xasprintf("%s/build/%s/build.json", src->workspace, cand);
+	char *why = NULL;
+	int rc = 0;
+	if (path_exists(path)) {
+		*doc = evidence_load(path, &why);
+		if (!*doc || evidence_check_schema(*doc, "build", 1)) {
+			*err = xasprintf("%s: %s; run 'ngcc-perf build %s' again", path,
+					 why ? why : "not an ngcc-perf/build/1 file", cand);
+			json_decref(*doc);
+			*doc = NULL;
+			rc = -1;
+		}
+	}
+	free(why);
+	free(path);
+	return rc;
+}
+
+/* Every build.json entry of the candidate becomes an instance, so
+ * instances that were built but never timed still get a KAT row. */
+static int attach_build(const struct ds_source *src, struct ds_candidate *c, char **err)
+{
+	json_t *doc;
+	if (load_build_doc(src, c->id, &doc, err))
+		return -1;
+	json_t *insts = json_object_get(doc, "instances");
+	const char *key;
+	json_t *e;
+	size_t idlen = strlen(c->id);
+	json_object_foreach(insts, key, e) {
+		if (strncmp(key, c->id, idlen) || key[idlen] != '/')
+			continue;
+		struct ds_instance *in = find_or_add_instance(c, key + idlen + 1);
+		in->build = json_incref(e);
+	}
+	json_decref(doc);
+	return 0;
+}
+
+/* ---- candidate identity -------------------------------------------------- */
+
+static const char *type_from_ops(const struct ds_candidate *c)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		for (size_t k = 0; k < c->inst[i].n_rec; k++) {
+			const char *op = c->inst[i].rec[k].op;
+			if (!strcmp(op, "enc") || !strcmp(op, "dec"))
+				return "kem";
+			if (!strcmp(op, "sign") || !strcmp(op, "verify"))
+				return "sign";
+			if (str_starts_with(op, "hash_"))
+				return "hash";
+			if (strcmp(op, "keygen"))
+				return "kex";
+		}
+	return "kem";
+}
+
+static void identify(const struct ds_source *src, const struct dataset *ds,
+		     struct ds_candidate *c)
+{
+	const char *alg = ds_cand_conf(ds, c->id, "algorithm");
+	const char *type = ds_cand_conf(ds, c->id, "type");
+	struct candidate_conf cc;
+	int have_conf = 0;
+	if (src->workspace && (!alg || !type)) {
+		char *path = xasprintf("%s/candidates/%s/candidate.conf", src->workspace, c->id);
+		char *err = NULL;
+		have_conf = path_exists(path) && !conf_read(path, &cc, &err);
+		free(err);
+		free(path);
+	}
+	for (size_t i = 0; i < c->n_inst && (!alg || !type); i++) {
+		if (!alg)
+			alg = jget_str(c->inst[i].build, "algorithm", NULL);
+		if (!type)
+			type = jget_str(c->inst[i].build, "type", NULL);
+	}
+	if (!alg && have_conf && cc.algorithm)
+		alg = cc.algorithm;
+	if (!type && have_conf && cc.type)
+		type = cc.type;
+	c->algorithm = xstrdup(alg ? alg : c->id);
+	c->type = xstrdup(type ? type : type_from_ops(c));
+	if (have_conf)
+		conf_free(&cc);
+}
+
+static int category_rank(const char *type)
+{
+	static const char *const order[] = { "kem", "sign", "kex", "hash" };
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(type, order[i]))
+			return i;
+	return 4;
+}
+
+static int candidate_cmp(const void *a, const void *b)
+{
+	const struct ds_candidate *x = a, *y = b;
+	int c = category_rank(x->type) - category_rank(y->type);
+	return c ? c : natural_cmp(x->id, y->id);
+}
+
+int ds_regex_match(const char *pattern, const char *s)
+{
+	regex_t re;
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return 0;
+	int hit = !regexec(&re, s, 0, NULL, 0);
+	regfree(&re);
+	return hit;
+}
+
+char **ds_kat_issue(const struct dataset *ds, const char *id, const char *label)
+{
+	for (size_t i = 0; i < ds->kat_issues.n; i++) {
+		char **r = ds->kat_issues.rows[i];
+		if (ds->kat_issues.ncols[i] >= 2 && !strcmp(r[0], id) && ds_regex_match(r[1], label))
+			return r;
+	}
+	return NULL;
+}
+
+/* kat_issues.csv rows with Action exclude are never timed (method §2.2). */
+static int kat_issue_excludes(const struct dataset *ds, const char *id, const char *label)
+{
+	for (size_t i = 0; i < ds->kat_issues.n; i++) {
+		char **r = ds->kat_issues.rows[i];
+		if (ds->kat_issues.ncols[i] >= 3 && !strcmp(r[0], id) && !strcmp(r[2], "exclude") &&
+		    ds_regex_match(r[1], label))
+			return 1;
+	}
+	return 0;
+}
+
+static int load_candidate(const struct ds_source *src, struct dataset *ds,
+			  struct ds_candidate *c, char **err)
+{
+	if (load_json_dir(src->root, "records", c, err) ||
+	    load_json_dir(src->root, "profile", c, err))
+		return -1;
+	static const char *const extra[] = { "memory", "samples", "pool" };
+	for (int k = 0; k < 3; k++)
+		load_extra_dir(src->root, extra[k], c);
+	if (attach_build(src, c, err))
+		return -1;
+	if (c->n_inst)
+		qsort(c->inst, c->n_inst, sizeof *c->inst, instance_cmp);
+	for (size_t i = 0; i < c->n_inst; i++) {
+		struct ds_instance *in = &c->inst[i];
+		if (in->n_rec)
+			qsort(in->rec, in->n_rec, sizeof *in->rec, op_entry_cmp);
+		if (in->n_prof)
+			qsort(in->prof, in->n_prof, sizeof *in->prof, op_entry_cmp);
+		load_kat(src, c, in);
+		if (in->build && kat_issue_excludes(ds, c->id, in->label))
+			json_object_set_new(in->build, "excluded", json_true());
+	}
+	char *sp = xasprintf("%s/profile/%s/survey.json", src->root, c->id);
+	c->survey = path_exists(sp) ? evidence_load(sp, NULL) : NULL;
+	if (c->survey && evidence_check_schema(c->survey, "survey", 1)) {
+		json_decref(c->survey);   /* another version: as if not surveyed */
+		c->survey = NULL;
+	}
+	free(sp);
+	identify(src, ds, c);
+	return 0;
+}
+
+/* ---- systems ------------------------------------------------------------ */
+
+static void load_systems(struct dataset *ds, const char *dir)
+{
+	struct csv_table t;
+	csv_load(dir, "systems.csv", &t);
+	ds->systems = xcalloc(t.n ? t.n : 1, sizeof *ds->systems);
+	for (size_t i = 0; i < t.n; i++) {
+		char **r = t.rows[i];
+		struct ds_system *s = &ds->systems[ds->n_systems++];
+		s->id = xstrdup(r[0]);
+		s->arch = xstrdup(t.ncols[i] > 1 ? r[1] : "");
+		s->hostname = xstrdup(t.ncols[i] > 2 ? r[2] : "");
+		s->desc = xstrdup(t.ncols[i] > 3 ? r[3] : "");
+	}
+	csv_free(&t);
+}
+
+const json_t *ds_environment(const struct dataset *ds)
+{
+	const json_t *e = json_object_get(ds->campaign, "environment_at_start");
+	if (json_is_object(e))
+		return e;
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		const json_t *ce = ds_candidate_env(&ds->cand[i]);
+		if (ce)
+			return ce;
+	}
+	return NULL;
+}
+
+static char *resolve_system(const struct dataset *ds, const char *override)
+{
+	if (override)
+		return xstrdup(override);
+	const char *host = jget_str(ds_environment(ds), "hostname", NULL);
+	for (size_t i = 0; host && i < ds->n_systems; i++)
+		if (!strcmp(ds->systems[i].hostname, host))
+			return xstrdup(ds->systems[i].id);
+	const char *sys = jget_str(ds->campaign, "system_id", NULL);
+	if (sys && *sys)
+		return xstrdup(sys);
+	if (host)
+		return xstrndup(host, strcspn(host, "."));
+	return xstrdup("unknown");
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static int load_common(struct dataset *ds, const struct ds_source *src,
+		       const char *system, char **err)
+{
+	char *cpath = path_join(src->root, "campaign.json");
+	char *why = NULL;
+	ds->campaign = evidence_load(cpath, &why);
+	if (!ds->campaign) {
+		*err = path_exists(cpath)
+			? xasprintf("corrupt campaign file %s (%s); restore it from the run",
+				    cpath, why ? why : "unreadable")
+			: xasprintf("%s: no campaign.json; is %s a run directory of "
+				    "'ngcc-perf measure'?", cpath, src->root);
+		free(why);
+		free(cpath);
+		return -1;
+	}
+	if (evidence_check_schema(ds->campaign, "campaign", 1)) {
+		*err = xasprintf("%s: schema '%s' is not ngcc-perf/campaign/1; this ngcc-perf "
+				 "cannot read it", cpath, jget_str(ds->campaign, "schema", "missing"));
+		free(cpath);
+		return -1;
+	}
+	free(cpath);
+	char *rpath = path_join(src->catalogs, "report.json");
+	ds->conf = path_exists(rpath) ? evidence_load(rpath, &why) : json_object();
+	if (!ds->conf) {
+		*err = xasprintf("corrupt report configuration %s (%s)", rpath,
+				 why ? why : "unreadable");
+		free(why);
+		free(rpath);
+		return -1;
+	}
+	free(rpath);
+	load_systems(ds, src->catalogs);
+	csv_load(src->catalogs, "survey.conf", &ds->survey_conf);
+	csv_load(src->catalogs, "external_sizes.csv", &ds->external_sizes);
+	csv_load(src->catalogs, "security_targets.csv", &ds->security_targets);
+	csv_load(src->catalogs, "summary_notes.csv", &ds->summary_notes);
+	csv_load(src->catalogs, "kat_issues.csv", &ds->kat_issues);
+	csv_load(src->catalogs, "size_notes.csv", &ds->size_notes);
+	char *sa = path_join(src->root, "size_audit.json");
+	ds->size_audit = path_exists(sa) ? evidence_load(sa, NULL) : NULL;
+	free(sa);
+
+	struct strlist ids = STRLIST_INIT;
+	static const char *const kinds[] = { "records", "profile" };
+	for (int k = 0; k < 2; k++) {
+		struct strlist sub = STRLIST_INIT;
+		char *d = path_join(src->root, kinds[k]);
+		dir_list(d, DIR_PICK_DIRS, &sub);
+		for (size_t i = 0; i < sub.n; i++)
+			if (!sl_contains(&ids, sub.items[i]))
+				sl_push(&ids, sub.items[i]);
+		sl_free(&sub);
+		free(d);
+	}
+	ds->cand = xcalloc(ids.n ? ids.n : 1, sizeof *ds->cand);
+	int rc = 0;
+	for (size_t i = 0; i < ids.n && !rc; i++) {
+		struct ds_candidate *c = &ds->cand[ds->n_cand++];
+		c->id = xstrdup(ids.items[i]);
+		rc = load_candidate(src, ds, c, err);
+	}
+	sl_free(&ids);
+	if (rc)
+		return -1;
+	if (ds->n_cand)
+		qsort(ds->cand, ds->n_cand, sizeof *ds->cand, candidate_cmp);
+	ds->system_id = resolve_system(ds, system);
+	return 0;
+}
+
+int dataset_load_run(struct dataset *ds, const char *workspace, const char *run,
+		     const char *system, char **err)
+{
+	memset(ds, 0, sizeof *ds);
+	*err = NULL;
+	if (!path_is_dir(run)) {
+		*err = xasprintf("%s: run directory not found; give the --run DIR of a "
+				 "measured campaign", run);
+		return -1;
+	}
+	struct ds_source src = { run, workspace, workspace, NULL };
+	return load_common(ds, &src, system, err);
+}
+
+int dataset_load_published(struct dataset *ds, const char *dataset_dir,
+			   const char *system, char **err)
+{
+	memset(ds, 0, sizeof *ds);
+	*err = NULL;
+	char *root = xasprintf("%s/data/%s", dataset_dir, system);
+	if (!path_is_dir(root)) {
+		*err = xasprintf("%s: no published data for system %s", root, system);
+		free(root);
+		return -1;
+	}
+	char *bpath = path_join(root, "build.json");
+	json_t *build = path_exists(bpath) ? evidence_load(bpath, err) : json_object();
+	if (build && json_object_size(build) && evidence_check_schema(build, "build", 1)) {
+		*err = xasprintf("%s: not an ngcc-perf/build/1 file", bpath);
+		json_decref(build);
+		build = NULL;
+	}
+	free(bpath);
+	if (!build) {
+		free(root);
+		return -1;
+	}
+	struct ds_source src = { root, dataset_dir, NULL, build };
+	int rc = load_common(ds, &src, system, err);
+	json_decref(build);
+	free(root);
+	return rc;
+}
+
+void dataset_free(struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		struct ds_candidate *c = &ds->cand[i];
+		for (size_t k = 0; k < c->n_inst; k++) {
+			struct ds_instance *in = &c->inst[k];
+			for (size_t r = 0; r < in->n_rec; r++) {
+				free(in->rec[r].op);
+				free(in->rec[r].relpath);
+				json_decref(in->rec[r].j);
+			}
+			for (size_t r = 0; r < in->n_prof; r++) {
+				free(in->prof[r].op);
+				free(in->prof[r].relpath);
+				json_decref(in->prof[r].j);
+			}
+			for (size_t r = 0; r < in->n_extra; r++) {
+				free(in->extra_item[r]);
+				free(in->extra_path[r]);
+				json_decref(in->extra_json[r]);
+			}
+			free(in->extra_item);
+			free(in->extra_json);
+			free(in->extra_path);
+			free(in->rec);
+			free(in->prof);
+			json_decref(in->build);
+			free(in->label);
+			free(in->stem);
+			free(in->kat_status);
+			free(in->kat_detail);
+			free(in->kat_log_rel);
+		}
+		free(c->inst);
+		free(c->id);
+		free(c->algorithm);
+		free(c->type);
+		json_decref(c->survey);
+	}
+	free(ds->cand);
+	for (size_t i = 0; i < ds->n_systems; i++) {
+		free(ds->systems[i].id);
+		free(ds->systems[i].arch);
+		free(ds->systems[i].hostname);
+		free(ds->systems[i].desc);
+	}
+	free(ds->systems);
+	csv_free(&ds->survey_conf);
+	csv_free(&ds->external_sizes);
+	csv_free(&ds->security_targets);
+	csv_free(&ds->summary_notes);
+	csv_free(&ds->kat_issues);
+	csv_free(&ds->size_notes);
+	json_decref(ds->campaign);
+	json_decref(ds->conf);
+	json_decref(ds->size_audit);
+	free(ds->system_id);
+	for (size_t i = 0; i < ds->n_peers; i++)
+		free(ds->peers[i]);
+	free(ds->peers);
+	memset(ds, 0, sizeof *ds);
+}
+
+void dataset_set_peers(struct dataset *ds, const char *const *ids, size_t n)
+{
+	for (size_t i = 0; i < ds->n_peers; i++)
+		free(ds->peers[i]);
+	free(ds->peers);
+	ds->peers = xcalloc(n ? n : 1, sizeof *ds->peers);
+	for (size_t i = 0; i < n; i++)
+		ds->peers[i] = xstrdup(ids[i]);
+	ds->n_peers = n;
+}
+
+int ds_system_rendered(const struct dataset *ds, const char *id)
+{
+	if (!strcmp(id, ds->system_id))
+		return 1;
+	for (size_t i = 0; i < ds->n_peers; i++)
+		if (!strcmp(ds->peers[i], id))
+			return 1;
+	return 0;
+}
+
+/* ---- lookups --------------------------------------------------------- */
+
+const struct ds_record *ds_find_record(const struct ds_instance *in, const char *op)
+{
+	for (size_t i = 0; i < in->n_rec; i++)
+		if (!strcmp(in->rec[i].op, op))
+			return &in->rec[i];
+	return NULL;
+}
+
+const struct ds_profile *ds_find_profile(const struct ds_instance *in, const char *op)
+{
+	for (size_t i = 0; i < in->n_prof; i++)
+		if (!strcmp(in->prof[i].op, op))
+			return &in->prof[i];
+	return NULL;
+}
+
+const json_t *ds_find_memory(const struct ds_instance *in, const char *op)
+{
+	for (size_t i = 0; i < in->n_extra; i++) {
+		const json_t *j = in->extra_json[i];
+		if (j && !strcmp(jget_str(j, "operation", ""), op) &&
+		    !strcmp(jget_str(j, "status", ""), "complete"))
+			return j;
+	}
+	return NULL;
+}
+
+int ds_record_complete(const struct ds_record *r)
+{
+	return r && !strcmp(jget_str(r->j, "status", ""), "complete");
+}
+
+int ds_profile_complete(const struct ds_profile *p)
+{
+	return p && !strcmp(jget_str(p->j, "status", ""), "complete") &&
+	       json_is_object(json_object_get(p->j, "total"));
+}
+
+static char *substitute(const char *s, const char *sys, const char *cand)
+{
+	struct strbuf sb = STRBUF_INIT;
+	while (*s) {
+		if (str_starts_with(s, "<SYS>")) {
+			sb_adds(&sb, sys ? sys : "");
+			s += 5;
+		} else if (str_starts_with(s, "<cand>")) {
+			sb_adds(&sb, cand ? cand : "");
+			s += 6;
+		} else {
+			sb_addc(&sb, *s++);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+char *ds_conf_str(const struct dataset *ds, const char *key, const char *cand,
+		  const char *def)
+{
+	const char *v = jget_str(ds->conf, key, NULL);
+	if (!v)
+		v = def;
+	return v ? substitute(v, ds->system_id, cand) : NULL;
+}
+
+const char *ds_cand_conf(const struct dataset *ds, const char *cand, const char *key)
+{
+	const json_t *c = json_object_get(json_object_get(ds->conf, "candidates"), cand);
+	return jget_str(c, key, NULL);
+}
+
+const json_t *ds_candidate_env(const struct ds_candidate *c)
+{
+	const json_t *best = NULL;
+	long long best_cpu = 0;
+	for (size_t i = 0; i < c->n_inst; i++)
+		for (size_t k = 0; k < c->inst[i].n_rec; k++) {
+			const struct ds_record *r = &c->inst[i].rec[k];
+			const json_t *env = json_object_get(r->j, "environment");
+			if (!ds_record_complete(r) || !json_is_object(env))
+				continue;
+			long long cpu = jget_int(env, "cpu_number", jget_int(r->j, "cpu", 0));
+			if (!best || cpu < best_cpu) {
+				best = env;
+				best_cpu = cpu;
+			}
+		}
+	return best;
+}
+
+int ds_is_arm(const struct dataset *ds)
+{
+	const char *a = jget_str(ds_environment(ds), "architecture", NULL);
+	for (size_t i = 0; !a && i < ds->n_systems; i++)
+		if (!strcmp(ds->systems[i].id, ds->system_id))
+			a = ds->systems[i].arch;
+	return a && (!strcmp(a, "aarch64") || !strcasecmp(a, "arm64") || !strcasecmp(a, "AArch64"));
+}
+
+const char *ds_arch_name(const struct dataset *ds)
+{
+	return ds_is_arm(ds) ? "AArch64" : "x86-64";
+}
+
+/* ---- published datasets ---------------------------------------------- */
+
+/* ---- systems and pages ------------------------------------------------------- */
+
+void dataset_systems(const char *dataset_dir, struct strlist *out)
+{
+	char *data = path_join(dataset_dir, "data");
+	dir_list(data, DIR_PICK_DIRS, out);
+	free(data);
+}
+
+void dataset_published_systems(const char *dataset_dir, struct strlist *ids)
+{
+	struct strlist found = STRLIST_INIT;
+	char *data = path_join(dataset_dir, "data");
+	DIR *d = opendir(data);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *p = path_join(data, e->d_name);
+		if (e->d_name[0] != '.' && path_is_dir(p))
+			sl_push(&found, e->d_name);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	sl_sort(&found);
+	char *reg = path_join(dataset_dir, "systems.csv"), *text = NULL;
+	if (!read_file(reg, &text, NULL)) {
+		char *save = NULL;
+		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char *raw = xstrndup(line, strcspn(line, ";"));
+			char *id = str_trim(raw);
+			if (sl_contains(&found, id) && !sl_contains(ids, id))
+				sl_push(ids, id);
+			free(raw);
+		}
+	}
+	for (size_t i = 0; i < found.n; i++)
+		if (!sl_contains(ids, found.items[i]))
+			sl_push(ids, found.items[i]);
+	free(text);
+	free(reg);
+	free(data);
+	sl_free(&found);
+}
+
+int dataset_load_all_published(const char *dataset_dir, struct strlist *ids,
+			  struct dataset **out, char **err)
+{
+	*out = NULL;
+	dataset_published_systems(dataset_dir, ids);
+	if (!ids->n) {
+		*err = xasprintf("%s: no data/<SYS>/ folder; not a published dataset", dataset_dir);
+		return -1;
+	}
+	struct dataset *ds = xcalloc(ids->n, sizeof *ds);
+	int rc = 0;
+	size_t loaded = 0;
+	for (; loaded < ids->n && !rc; loaded++)
+		rc = dataset_load_published(&ds[loaded], dataset_dir, ids->items[loaded], err);
+	if (rc) {
+		datasets_free(ds, loaded);
+		return -1;
+	}
+	*out = ds;
+	return 0;
+}
+
+void datasets_free(struct dataset *ds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dataset_free(&ds[i]);
+	free(ds);
+}

@@ -1,0 +1,56 @@
+/*
+ * site.h — the static HTML site of report-format §10–§11, built in memory
+ * from the Markdown pages of `report` and the loaded datasets, then written
+ * out.  Output is a pure function of the inputs: no clock, no environment,
+ * no random ids, so two builds are byte-identical.
+ *
+ * A site is a list of files (site/files.h):
+ *  - every Markdown page converted to HTML and wrapped in one template;
+ *  - the per-category pages of each summary, the equal-security pages and,
+ *    with two or more systems, the comparison page (only when they have
+ *    data);
+ *  - `<page>-table<k>.csv` for every table, `style.css`, the charts
+ *    `<SYS>/charts/<name>.svg` with the CSV each was drawn from;
+ *  - `data/<SYS>/`: the evidence tree, summary.csv, profiles.csv,
+ *    sizes.csv, dataset.json, schema/ and SHA256SUMS.
+ */
+#ifndef NGCC_SITE_SITE_H
+#define NGCC_SITE_SITE_H
+
+#include <stddef.h>
+
+#include "charts/charts.h"
+#include "model/dataset.h"
+#include "site/css.h"
+#include "site/data.h"
+#include "site/files.h"
+#include "site/pages.h"
+#include "util/util.h"
+
+struct site_input {
+	struct site_system *sys;   /* registry order */
+	size_t n_sys;
+	const struct site_files *markdown;   /* the report's Markdown tree */
+	const char *tool_version;  /* e.g. "0.1.0" */
+};
+
+/* Build every file of the site into out.  0, or -1 with *err. */
+int site_build(const struct site_input *in, struct site_files *out, char **err);
+
+/* The whole site of n loaded systems (sys[i].ds == &ds[i], peers set
+ * here): their Markdown tree rendered with every extension, then
+ * site_build.  The one path behind `site` and validate's site check.
+ * 0, or -1 with *err. */
+int site_render(struct site_system *sys, struct dataset *ds, size_t n,
+		struct site_files *out, char **err);
+/* site_render for the published dataset at dataset_dir (data/<SYS>/ and
+ * the catalogs), exactly what `ngcc-perf site --dataset DIR` writes to
+ * DIR/site.  Nothing in it depends on dataset_dir's spelling. */
+int site_render_published(const char *dataset_dir, struct site_files *out, char **err);
+
+/* Extra Markdown pages: per-category tables split from a summary page (the
+ * hash page with the hash chart of charts, when there is one). */
+void site_category_pages(const char *sys, const char *summary_md, struct site_files *out,
+			 struct strlist *names, const struct site_charts *charts);
+
+#endif
