@@ -5,8 +5,9 @@
 # implementations; then the written candidate.conf is hand-edited and built.
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+. "$NGCC_SRC/tests/e2e/lib.bash"
 ngcc=$NGCC_BIN/ngcc-perf
-fix=$NGCC_SRC/tests/fixtures/layouts
+fix=$NGCC_FIXTURES/layouts
 tmp=$(mktemp -d /tmp/ngcc-e2e-add.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 ws=$tmp/ws

@@ -13,7 +13,8 @@ ws=$(mktemp -d /tmp/ngcc-e2e-kat.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-fixture=$NGCC_SRC/tests/fixtures/hostile/HostileKEM
+. "$NGCC_SRC/tests/e2e/lib.bash"
+fixture=$NGCC_FIXTURES/hostile/HostileKEM
 
 ngcc add "$fixture" --id hostile >/dev/null
 ngcc build >"$ws/build.out" 2>&1 || true

@@ -20,9 +20,10 @@ trap cleanup EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 plan=(--trial-target 0.01 --trials 2 --max-timeout 3 --allow-unfixed-host=test)
+. "$NGCC_SRC/tests/e2e/lib.bash"
 
 ngcc add "$NGCC_SRC/examples/ExampleKEM" --id examplekem >/dev/null
-ngcc add "$NGCC_SRC/tests/fixtures/measure/ToyKEM" --id toykem >/dev/null
+ngcc add "$NGCC_FIXTURES/measure/ToyKEM" --id toykem >/dev/null
 ngcc build >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
 ngcc kat >"$ws/kat.out" 2>&1 || true
 grep -q "RESULT examplekem ExampleKEM-128 PASS" "$ws/kat.out" || fail "example KAT: $(cat "$ws/kat.out")"

@@ -1,6 +1,6 @@
 /*
- * test_discover.c — discovery on every fixture package under
- * tests/fixtures/layouts/, the C lexer's main() detection, names and ids,
+ * test_discover.c — discovery on every layout fixture package (generated
+ * from tests/fixtures/layouts/), the C lexer's main() detection, names and ids,
  * and the safety of package import (zip-slip, absolute entries, symlinks,
  * size cap, nested archives) on archives written here with libarchive.
  */
@@ -36,14 +36,18 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A layout fixture package, generated at test time (tests/fixtures/README.md)
+ * into $NGCC_FIXTURES (default: obj/fixtures of the source tree). */
 static char *fixture(const char *name)
 {
-	const char *src = getenv("NGCC_SRC");
-	char *rel = xasprintf("tests/fixtures/layouts/%s", name);
-	char *p = path_join(src && *src ? src : ngcc_home(), rel);
+	const char *dir = getenv("NGCC_FIXTURES");
+	char *root = dir && *dir ? xstrdup(dir) : path_join(ngcc_home(), "obj/fixtures");
+	char *rel = xasprintf("layouts/%s", name);
+	char *p = path_join(root, rel);
 	free(rel);
+	free(root);
 	if (!path_is_dir(p))
-		fail_msg("fixture '%s' missing (run from the repository root or set NGCC_SRC)", p);
+		fail_msg("fixture '%s' missing (run `make fixtures`, or set NGCC_FIXTURES)", p);
 	return p;
 }
 

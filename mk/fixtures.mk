@@ -1,0 +1,37 @@
+# fixtures.mk — the fixture packages generated at test time (tests/README.md):
+# `make fixtures` (and `make tests`) writes them into $(O)/fixtures/ with
+# tests/fixtures/generate.  The programs the generators run (KAT generators
+# of toy schemes) are built into $(O)/tools/ and listed in FIXTURE_TOOLS;
+# another area's fragment adds its own with `FIXTURE_TOOLS += ...`.
+
+TOY_DIR  := tests/fixtures/toykem
+FIXTURES := $(O)/fixtures
+
+$(O)/tools/toykem.o: $(TOY_DIR)/toy.c $(TOY_DIR)/toy.h
+	@mkdir -p $(@D)
+	$(CC) -std=c99 -Wall -Wextra -Werror -O2 -g $(SANFLAGS) -Isrc/runtime -I$(TOY_DIR) -c $< -o $@
+
+$(O)/tools/fixture_kat: tests/tools/fixture_kat.c $(O)/tools/toykem.o $(O)/libngcc.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(TOY_DIR) -o $@ $< $(O)/tools/toykem.o $(O)/libngcc.a $(LIBS)
+
+FIXTURE_TOOLS += $(O)/tools/fixture_kat
+
+# Fixture sources may have spaces in their names, which make cannot list as
+# prerequisites: regenerate whenever any file under tests/fixtures/ or
+# src/runtime/ is newer than the stamp.
+FIXTURES_STALE := $(shell find tests/fixtures src/runtime -newer $(FIXTURES)/.stamp -print -quit 2>/dev/null)
+
+# $$(FIXTURE_TOOLS) is expanded once make has read every fragment, so the
+# tools other fragments add count too.
+.SECONDEXPANSION:
+$(FIXTURES)/.stamp: $$(FIXTURE_TOOLS) $(if $(FIXTURES_STALE),fixtures-force)
+	rm -rf $(FIXTURES).new
+	tests/fixtures/generate $(FIXTURES).new $(O)/tools
+	rm -rf $(FIXTURES)
+	mv $(FIXTURES).new $(FIXTURES)
+	touch $@
+
+.PHONY: fixtures fixtures-force
+fixtures: $(FIXTURES)/.stamp
+tests: $(FIXTURES)/.stamp
