@@ -1,8 +1,11 @@
 # ngcc-perf — build, test and demo.
 #
 #   make          build bin/ngcc-perf and its child programs
-#   make check    install missing Debian packages (as root), build, run the
-#                 test suite, then rebuild and rerun it under ASan+UBSan
+#   make check    install missing Debian packages (as root), build the plain
+#                 and the ASan+UBSan trees (quiet: a command is shown only
+#                 when it fails), then run the test suite on both, tests in
+#                 parallel (tests/run-tests; one line per test, the slowest
+#                 at the end).  check-plain / check-san: one tree only.
 #   make demo     install, build, run a short campaign on examples/
 #   make bench    measurement-engine benchmarks (figures, not assertions)
 #
@@ -11,6 +14,10 @@
 
 CC      ?= cc
 SAN     ?= 0
+# QUIET=1 (set by the check targets): recipes print nothing unless they fail.
+ifeq ($(QUIET),1)
+SHELL   := $(CURDIR)/mk/quiet-shell
+endif
 ifeq ($(SAN),1)
 O       ?= obj-san
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -97,16 +104,22 @@ $(O)/tests/%: tests/unit/%.c $(O)/libngcc.a $(DRIVER_COMMON_OBJS)
 
 tests: $(PROGRAMS) $(TEST_BINS)
 
-check: 
-	@scripts/bootstrap
-	$(MAKE) check-plain
-	$(MAKE) check-san
+# The check targets build quietly, with all CPUs unless make -j was given.
+CHECK_MAKE = $(MAKE) --no-print-directory -s QUIET=1 \
+             $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 
-check-plain: tests
+check:
+	@scripts/bootstrap
+	@$(CHECK_MAKE) tests && echo "built the plain tree (bin/, obj/)"
+	@$(CHECK_MAKE) SAN=1 tests && echo "built the ASan+UBSan tree (obj-san/)"
+	@tests/run-tests obj bin obj-san obj-san/bin
+
+check-plain:
+	@$(CHECK_MAKE) tests
 	@tests/run-tests $(O) $(BIN)
 
 check-san:
-	$(MAKE) SAN=1 tests
+	@$(CHECK_MAKE) SAN=1 tests
 	@tests/run-tests obj-san obj-san/bin
 
 demo:

@@ -5,19 +5,29 @@
 # <run>/size_audit.json and the pages, prints where the pages are, and a
 # second identical command (with --out) resumes and succeeds without
 # measuring again.
+#
+# The first campaign is the suite's shared one (shared/example-campaign.sh,
+# run in a fresh workspace: its exit code, output and printed paths are
+# checked here on a copy); the resume runs in the copy.
+# shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
-ws=$(mktemp -d /tmp/ngcc-e2e-campaign.XXXXXX)
-trap 'rm -rf "$ws"' EXIT
+tmp=$(mktemp -d /tmp/ngcc-e2e-campaign.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
+ws=$tmp/ws
 campaign() {
 	"$NGCC_BIN/ngcc-perf" -C "$ws" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/c \
 		--trial-target 0.01 --trials 2 --allow-unfixed-host=test "$@"
 }
 
-rc=0
-campaign >"$ws/c1.out" 2>"$ws/c1.err" || rc=$?
+shared_copy example-campaign "$ws" "$tmp/first"
+cp "$tmp/first/campaign.out" "$ws/c1.out"
+cp "$tmp/first/campaign.err" "$ws/c1.err"
+first_ws=$(cat "$tmp/first/ws_path")   # where the first campaign ran
+rc=$(cat "$tmp/first/campaign.rc")
 [ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/c1.err")"
 run=$ws/runs/c
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
@@ -71,8 +81,23 @@ grep -qF '| `ExampleKEM-256` | keygen |' "$page" || fail "performance row"
 for f in index.md size-audit.md symmetric-survey.md "$sys/index.md" "$sys/method.md"; do
 	[ -f "$ws/reports/$f" ] || fail "missing page $f"
 done
-grep -qxF "  summary:    $ws/reports/$sys/index.md" "$ws/c1.out" || fail "summary path not printed: $(tail -5 "$ws/c1.out")"
-grep -qxF "  candidate:  $page" "$ws/c1.out" || fail "candidate path not printed"
+grep -qxF "  summary:    $first_ws/reports/$sys/index.md" "$ws/c1.out" || fail "summary path not printed: $(tail -5 "$ws/c1.out")"
+grep -qxF "  candidate:  $first_ws/reports/$sys/examplekem.md" "$ws/c1.out" || fail "candidate path not printed"
+
+# The campaign of a package path in a fresh workspace: add, build, kat,
+# measure, memory and profile, each phase recorded and successful.
+python3 - "$run" <<'EOF' || fail "campaign evidence"
+import json, os, sys
+run = sys.argv[1]
+c = json.load(open(f"{run}/campaign.json"))
+assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure", "memory", "profile"], c["phases"]
+assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0, 0, 0], c["phases"]
+assert c["started_utc"] <= c["phases"][0]["started_utc"]
+recs = os.listdir(f"{run}/records/examplekem")
+assert len(recs) == 6, recs
+for f in recs:
+    assert json.load(open(f"{run}/records/examplekem/{f}"))["status"] == "complete"
+EOF
 
 # The same command resumes: the records are kept as they are, and the
 # pages are written again (to the folder named by --out).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kat.sh — the KAT gate end to end on the hostile fixture package: add,
-# build, `kat --timeout 5`, then every instance's status, the evidence it
+# build, `kat --timeout 3`, then every instance's status, the evidence it
 # leaves, kat.sha256 manifests, and that a hostile instance never stops the
 # others from being tested.
 set -euo pipefail
@@ -15,12 +15,15 @@ ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 fixture=$NGCC_FIXTURES/hostile/HostileKEM
+# The hard timeout of a KAT run: HangDec waits for it three times (guide
+# flags, fallback flags, one-record recheck).
+timeout=3
 
 ngcc add "$fixture" --id hostile >/dev/null
 ngcc build >"$ws/build.out" 2>&1 || true
 
 rc=0
-ngcc kat --timeout 5 >"$ws/kat.out" 2>"$ws/kat.err" || rc=$?
+ngcc kat --timeout "$timeout" >"$ws/kat.out" 2>"$ws/kat.err" || rc=$?
 cat "$ws/kat.out"
 [ "$rc" = 1 ] || fail "kat exited $rc, expected 1 (some instances do not pass)"
 
@@ -59,7 +62,7 @@ grep -q '^RESULT hostile WrongKat MISMATCH first difference at Count = 3, field 
 grep -q '^RESULT hostile CrashEnc CRASH killed by signal 11 (SIGSEGV)$' "$ws/kat.out" ||
 	fail "CrashEnc detail does not name SIGSEGV"
 grep -q '^RESULT hostile ExitKeygen CRASH exit=0$' "$ws/kat.out" || fail "ExitKeygen detail"
-grep -q '^RESULT hostile HangDec TIMEOUT timed out after 5 s$' "$ws/kat.out" || fail "HangDec detail"
+grep -q "^RESULT hostile HangDec TIMEOUT timed out after $timeout s\$" "$ws/kat.out" || fail "HangDec detail"
 grep -q '^RESULT hostile OverrunCt OVERFLOW .*guard zone after buffer ct' "$ws/kat.out" ||
 	fail "OverrunCt detail does not name the ct guard zone"
 
@@ -84,7 +87,7 @@ if grep -q "$ws" "$kat"/*.log; then fail "absolute workspace path in a KAT log";
 # when it matches); this one hangs in every record.
 [ -f "$kat/HangDec.recheck.log" ] || fail "no HangDec.recheck.log"
 grep -q '^records = 1$' "$kat/HangDec.recheck.log" || fail "the recheck is not one record"
-[ "$(tail -n 1 "$kat/HangDec.recheck.log")" = "RESULT hostile HangDec TIMEOUT timed out after 5 s" ] ||
+[ "$(tail -n 1 "$kat/HangDec.recheck.log")" = "RESULT hostile HangDec TIMEOUT timed out after $timeout s" ] ||
 	fail "HangDec.recheck.log result"
 [ ! -e "$kat/Good.recheck.log" ] || fail "recheck of an instance that did not time out"
 
@@ -132,7 +135,7 @@ awk '/^\[instance /{sec=$2} sec == "HangDec]" && /^enabled = /{$0 = "enabled = n
 # A library that cannot be loaded (here: emptied) is LOADFAIL.
 : >"$ws/build/hostile/libNoKat.so"
 rc=0
-ngcc kat --timeout 5 --no-fallback hostile >"$ws/kat2.out" 2>/dev/null || rc=$?
+ngcc kat --timeout "$timeout" --no-fallback hostile >"$ws/kat2.out" 2>/dev/null || rc=$?
 [ "$rc" = 1 ] || fail "second kat exited $rc"
 [ "$(grep -c '^RESULT hostile ' "$ws/kat2.out")" = 12 ] || fail "expected 12 RESULT lines"
 if grep -q '^RESULT hostile HangDec ' "$ws/kat2.out"; then fail "disabled HangDec was tested"; fi

@@ -5,8 +5,9 @@
 # check every record: status, counts, raw trials against the plan, host
 # override evidence, failure causes.  Then: resume, refusal of other
 # planning values, a changed environment (R10), refusal of an unfixed host,
-# disturbed retries beside a busy process (R7), kat_issues.csv exclusion,
-# and `campaign` from a package path.
+# disturbed retries beside a busy process (R7) and kat_issues.csv
+# exclusion.  (`campaign` from a package path: campaign.sh.)
+# shared: example-built
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -22,9 +23,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 plan=(--trial-target 0.01 --trials 2 --max-timeout 3 --allow-unfixed-host=test)
 . "$NGCC_SRC/tests/e2e/lib.bash"
 
-ngcc add "$NGCC_SRC/examples/ExampleKEM" --id examplekem >/dev/null
+# The example package comes added and built (shared/example-built.sh).
+shared_copy example-built "$ws"
 ngcc add "$NGCC_FIXTURES/measure/ToyKEM" --id toykem >/dev/null
-ngcc build >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
+ngcc build toykem >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
 ngcc kat >"$ws/kat.out" 2>&1 || true
 grep -q "RESULT examplekem ExampleKEM-128 PASS" "$ws/kat.out" || fail "example KAT: $(cat "$ws/kat.out")"
 grep -q "RESULT toykem Toy-1 NOKAT" "$ws/kat.out" || fail "toy KAT: $(cat "$ws/kat.out")"
@@ -228,23 +230,4 @@ r = json.load(open(f"{run}/attempts/disturbed/toykem/{kept[0]}"))
 assert any("involuntary" in d or "migration" in d for d in r["disturbed_reasons"]), r["disturbed_reasons"]
 EOF
 
-# `campaign` chains add, build, kat and measure in a fresh workspace.
-cws=$ws/cws
-mkdir -p "$cws"
-rc=0
-"$NGCC_BIN/ngcc-perf" -C "$cws" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/c \
-	--trial-target 0.01 --trials 2 --allow-unfixed-host=test >"$ws/c.out" 2>&1 || rc=$?
-[ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/c.out")"
-python3 - "$cws/runs/c" <<'EOF' || fail "campaign evidence"
-import json, os, sys
-run = sys.argv[1]
-c = json.load(open(f"{run}/campaign.json"))
-assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure", "memory", "profile"], c["phases"]
-assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0, 0, 0], c["phases"]
-assert c["started_utc"] <= c["phases"][0]["started_utc"]
-recs = os.listdir(f"{run}/records/examplekem")
-assert len(recs) == 6, recs
-for f in recs:
-    assert json.load(open(f"{run}/records/examplekem/{f}"))["status"] == "complete"
-EOF
 echo "measure e2e ok"

@@ -5,6 +5,11 @@
 # reachable from the API, an unreachable SHA-256 table that must not count)
 # and a fixture that never calls the DRNG.  Then the survey.conf override,
 # resume, an LTO build (relink refused) and the unfixed-host refusal.
+#
+# The example package comes measured and profiled by the suite's shared
+# campaign (shared/example-campaign.sh, run runs/c); the two fixtures are
+# added to a copy of it and profiled here.
+# shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -13,22 +18,25 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 fix=$NGCC_SRC/tests/fixtures/profile
-plan=(--trial-target 0.01 --trials 2 --max-timeout 60 --allow-unfixed-host=test)
+. "$NGCC_SRC/tests/e2e/lib.bash"
 
-ngcc add "$NGCC_SRC/examples/ExampleKEM" --id examplekem >/dev/null
+shared_copy example-campaign "$ws" "$ws.log"
+rc=$(cat "$ws.log/campaign.rc")
+rm -rf "$ws.log"
+# Its timing records give the cross-check its reference.
+[ "$rc" = 0 ] || fail "the shared campaign (measure, profile) exited $rc"
 ngcc add "$fix/KeccakKEM" --id keccakkem >/dev/null
 ngcc add "$fix/NoDrngKEM" --id nodrng >/dev/null
-ngcc build >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
+ngcc build keccakkem nodrng >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
 ngcc kat >"$ws/kat.out" 2>&1 || true
 grep -q "RESULT examplekem ExampleKEM-128 PASS" "$ws/kat.out" || fail "kat: $(cat "$ws/kat.out")"
-sha_before=$(sha256sum "$ws/build/examplekem/libExampleKEM-128.so" | cut -d' ' -f1)
-
-# Timing records of the example give the cross-check its reference.
-ngcc measure --run runs/p examplekem "${plan[@]}" >"$ws/measure.out" 2>&1 ||
-	fail "measure: $(tail -5 "$ws/measure.out")"
+# The timed library as it was built, before any profiling.
+sha_before=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["instances"]["examplekem/ExampleKEM-128"]["library_sha256"])' \
+	"$ws/build/examplekem/build.json")
 
 rc=0
-ngcc profile --run runs/p --allow-unfixed-host=test --max-timeout 60 >"$ws/p1.out" 2>&1 || rc=$?
+ngcc profile --run runs/c --allow-unfixed-host=test --max-timeout 60 >"$ws/p1.out" 2>&1 || rc=$?
 cat "$ws/p1.out"
 [ "$rc" = 0 ] || fail "profile exited $rc"
 grep -q "^SURVEY keccakkem bypass" "$ws/p1.out" || fail "keccak survey line"
@@ -42,7 +50,7 @@ nm -D --defined-only "$ws/build/examplekem/libExampleKEM-128.so" | grep -q ngcc_
 nm -D --defined-only "$ws/build/examplekem/instrumented/libExampleKEM-128.so" |
 	grep -q ' ngcc_prof_enable$' || fail "instrumented library lacks ngcc_prof_enable"
 
-python3 - "$ws/runs/p" <<'EOF' || fail "profile records"
+python3 - "$ws/runs/c" <<'EOF' || fail "profile records"
 import json, math, os, sys
 run = sys.argv[1]
 def load(p):
@@ -183,12 +191,12 @@ EOF
 # survey.conf overrides the verdict; the automatic one stays recorded.
 # Rerunning resumes: every complete profile is kept as it is.
 printf '# id; verdict; notes\nkeccakkem; mixed; checked by hand\n' >"$ws/survey.conf"
-before=$(cat "$ws/runs/p/profile/examplekem/ExampleKEM-128__enc.json")
-ngcc profile --run runs/p --allow-unfixed-host=test >"$ws/p2.out" 2>&1 || fail "resume: $(cat "$ws/p2.out")"
-[ "$before" = "$(cat "$ws/runs/p/profile/examplekem/ExampleKEM-128__enc.json")" ] ||
+before=$(cat "$ws/runs/c/profile/examplekem/ExampleKEM-128__enc.json")
+ngcc profile --run runs/c --allow-unfixed-host=test >"$ws/p2.out" 2>&1 || fail "resume: $(cat "$ws/p2.out")"
+[ "$before" = "$(cat "$ws/runs/c/profile/examplekem/ExampleKEM-128__enc.json")" ] ||
 	fail "resume redid a complete profile"
 grep -q "^SURVEY keccakkem mixed — checked by hand (survey.conf)" "$ws/p2.out" || fail "override: $(cat "$ws/p2.out")"
-python3 - "$ws/runs/p/profile/keccakkem/survey.json" <<'EOF' || fail "survey override"
+python3 - "$ws/runs/c/profile/keccakkem/survey.json" <<'EOF' || fail "survey override"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert (s["verdict"], s["notes"], s["source"]) == ("mixed", "checked by hand", "survey.conf"), s
@@ -197,7 +205,7 @@ EOF
 
 # A bad verdict in survey.conf is reported and the automatic verdict used.
 printf 'keccakkem; maybe; ?\n' >"$ws/survey.conf"
-ngcc profile --run runs/p keccakkem --allow-unfixed-host=test >"$ws/p3.out" 2>&1 || fail "bad conf run"
+ngcc profile --run runs/c keccakkem --allow-unfixed-host=test >"$ws/p3.out" 2>&1 || fail "bad conf run"
 grep -q "survey.conf:1: verdict 'maybe'" "$ws/p3.out" || fail "bad verdict not reported: $(cat "$ws/p3.out")"
 grep -q "^SURVEY keccakkem bypass" "$ws/p3.out" || fail "automatic verdict after a bad conf"
 rm "$ws/survey.conf"
@@ -207,9 +215,9 @@ echo "cflag = -flto" >>"$ws/candidates/nodrng/candidate.conf"
 ngcc build nodrng >"$ws/b2.out" 2>&1 || fail "lto build: $(tail -5 "$ws/b2.out")"
 ngcc kat nodrng >/dev/null 2>&1 || true
 rc=0
-ngcc profile --run runs/p nodrng --allow-unfixed-host=test >"$ws/p4.out" 2>&1 || rc=$?
+ngcc profile --run runs/c nodrng --allow-unfixed-host=test >"$ws/p4.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "LTO profile exited $rc, expected 1: $(cat "$ws/p4.out")"
-f=$ws/runs/p/profile/nodrng/NoDrng-1__RELINK_FAILED.json
+f=$ws/runs/c/profile/nodrng/NoDrng-1__RELINK_FAILED.json
 [ -f "$f" ] || fail "no RELINK_FAILED file"
 grep -q '"schema": "ngcc-perf/relink-failed/1"' "$f" || fail "relink-failed schema"
 grep -q 'LTO objects present' "$f" || fail "LTO reason: $(cat "$f")"
@@ -217,7 +225,7 @@ grep -q 'LTO objects present' "$f" || fail "LTO reason: $(cat "$f")"
 # An unfixed host is refused without the override.
 if ! ngcc check-host >/dev/null 2>&1; then
 	rc=0
-	ngcc profile --run runs/p examplekem >"$ws/p5.out" 2>&1 || rc=$?
+	ngcc profile --run runs/c examplekem >"$ws/p5.out" 2>&1 || rc=$?
 	[ "$rc" = 2 ] || fail "unfixed host: exit $rc, expected 2"
 	grep -q "refusing to measure on an unfixed host" "$ws/p5.out" || fail "refusal text: $(cat "$ws/p5.out")"
 fi

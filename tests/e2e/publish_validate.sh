@@ -8,6 +8,11 @@
 # for one byte of a site's HTML, SVG and CSV file, an extra and a missing
 # file.  Also: --defer, and an
 # absolute path in the run aborts publish and leaves the dataset alone.
+#
+# The measured run is a copy of the suite's shared campaign on the example
+# package (shared/example-campaign.sh: add, build, kat, measure with the
+# memory pass and profile, into runs/c).
+# shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -15,27 +20,24 @@ ws=$(mktemp -d /tmp/ngcc-e2e-publish.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# CPU 0: other end-to-end tests measure on the default (highest) CPU.
-host=(--cpu 0 --allow-unfixed-host=test)
+. "$NGCC_SRC/tests/e2e/lib.bash"
 
-ngcc add "$NGCC_SRC/examples/ExampleKEM" >/dev/null
-ngcc build >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
-ngcc kat >"$ws/kat.out" 2>&1 || fail "kat: $(tail -5 "$ws/kat.out")"
-ngcc measure --run runs/r --trial-target 0.01 --trials 2 "${host[@]}" >"$ws/m.out" 2>&1 ||
-	fail "measure: $(tail -5 "$ws/m.out")"
-ngcc profile --run runs/r "${host[@]}" >"$ws/p.out" 2>&1 || fail "profile: $(tail -5 "$ws/p.out")"
+shared_copy example-campaign "$ws" "$ws.log"
+rc=$(cat "$ws.log/campaign.rc")
+rm -rf "$ws.log"
+[ "$rc" = 0 ] || fail "the shared campaign (build, kat, measure, profile) exited $rc"
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
-	"$ws/runs/r/campaign.json")
+	"$ws/runs/c/campaign.json")
 data="$ws/ds/data/$sys"
 
 # The records were taken with --allow-unfixed-host: refused without the option.
 rc=0
-ngcc publish --run runs/r --dataset ds >"$ws/pub1.out" 2>&1 || rc=$?
+ngcc publish --run runs/c --dataset ds >"$ws/pub1.out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "publish of unfixed records exited $rc, expected 2: $(cat "$ws/pub1.out")"
 grep -q "refusing to publish .* unfixed host" "$ws/pub1.out" || fail "refusal text: $(cat "$ws/pub1.out")"
 [ ! -e "$ws/ds" ] || fail "a refused publish created the dataset"
 
-ngcc publish --run runs/r --dataset ds --publish-unfixed >"$ws/pub2.out" 2>&1 ||
+ngcc publish --run runs/c --dataset ds --publish-unfixed >"$ws/pub2.out" 2>&1 ||
 	fail "publish --publish-unfixed: $(cat "$ws/pub2.out")"
 python3 - "$data" "$ws/ds" <<'EOF' || fail "published layout"
 import json, os, sys
@@ -75,7 +77,7 @@ grep -rq "Measured on a host that was not fixed" "$ws/ds/reports" || fail "pages
 
 # The pages are a pure function of the data: `report --run` renders the
 # same bytes from the run and the workspace (method §2).
-ngcc report --run runs/r --out from-run >"$ws/rep.out" 2>&1 || fail "report: $(cat "$ws/rep.out")"
+ngcc report --run runs/c --out from-run >"$ws/rep.out" 2>&1 || fail "report: $(cat "$ws/rep.out")"
 diff -r "$ws/from-run" "$ws/ds/reports" >"$ws/rep.diff" || fail "published pages differ from report --run: $(head -20 "$ws/rep.diff")"
 
 ngcc validate ds >"$ws/v0.out" 2>&1 || fail "validate of a fresh dataset: $(cat "$ws/v0.out")"
@@ -146,7 +148,7 @@ tamper site-missing "import os, sys; os.remove(sys.argv[2] + '/site/data/$sys/SH
 	"PROBLEM site/data/$sys/SHA256SUMS: missing"
 
 # --defer leaves matching instances out, and the rest still validates.
-ngcc publish --run runs/r --dataset ds-defer --publish-unfixed --defer '256$' >"$ws/pub3.out" 2>&1 ||
+ngcc publish --run runs/c --dataset ds-defer --publish-unfixed --defer '256$' >"$ws/pub3.out" 2>&1 ||
 	fail "publish --defer: $(cat "$ws/pub3.out")"
 [ ! -e "$ws/ds-defer/data/$sys/records/examplekem/ExampleKEM-256__dec.json" ] || fail "deferred record published"
 [ ! -e "$ws/ds-defer/data/$sys/kat/examplekem/ExampleKEM-256.log" ] || fail "deferred KAT log published"
@@ -155,7 +157,7 @@ ngcc validate ds-defer >"$ws/v3.out" 2>&1 || fail "validate of the deferred data
 
 # An absolute path that remains aborts publish; the old dataset is untouched.
 before=$(cd "$ws/ds" && find . -type f | sort | xargs sha256sum | sha256sum)
-cp -r "$ws/runs/r" "$ws/runs/abs"
+cp -r "$ws/runs/c" "$ws/runs/abs"
 python3 -c "
 import json, sys
 p = sys.argv[1] + '/records/examplekem/ExampleKEM-128__enc.json'

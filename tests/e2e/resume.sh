@@ -3,6 +3,7 @@
 # after some records exist), rerun the same command, and check that the run
 # completes with every record complete exactly once, nothing half-written,
 # no temporary file left and no driver process orphaned.
+# shared: example-built
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -12,9 +13,10 @@ ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 args=(measure --run runs/k --trial-target 0.05 --trials 3 --allow-unfixed-host=test)
 
-ngcc add "$NGCC_SRC/examples/ExampleKEM" --id examplekem >/dev/null
-ngcc build >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
-ngcc kat >"$ws/kat.out" 2>&1 || fail "kat: $(cat "$ws/kat.out")"
+. "$NGCC_SRC/tests/e2e/lib.bash"
+
+# The example package, added, built and KAT-tested (shared/example-built.sh).
+shared_copy example-built "$ws"
 
 records() { find "$ws/runs/k/records" -name '*.json' 2>/dev/null | wc -l; }
 

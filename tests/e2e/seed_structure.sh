@@ -10,7 +10,9 @@
 # from the in-repo copy of the seed and re-derived here, so they cannot
 # drift from it; where the shared spec sits beside the clone, the copy is
 # also compared with it.  A deliberately broken page must be rejected, so
-# the checker itself is tested too.
+# the checker itself is tested too.  The run is a copy of the suite's
+# shared campaign on the example package (shared/example-campaign.sh).
+# shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -31,13 +33,12 @@ if [ -f "$shared" ]; then
 	cmp -s "$shared" "$seed" || fail "$seed differs from the spec's $shared"
 fi
 
-rc=0
-"$NGCC_BIN/ngcc-perf" -C "$ws" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/s \
-	--trial-target 0.01 --trials 2 --allow-unfixed-host=test --cpu 0 \
-	>"$ws/c.out" 2>"$ws/c.err" || rc=$?
-[ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/c.err")"
+. "$NGCC_SRC/tests/e2e/lib.bash"
+shared_copy example-campaign "$ws" "$ws/first"
+rc=$(cat "$ws/first/campaign.rc")
+[ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/first/campaign.err")"
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
-	"$ws/runs/s/campaign.json")
+	"$ws/runs/c/campaign.json")
 page=$ws/reports/$sys/examplekem.md
 [ -f "$page" ] || fail "no candidate page $page"
 
