@@ -42,7 +42,7 @@ LIBS     = -ljansson -lelf -lcrypto -larchive -lcmark-gfm-extensions -lcmark-gfm
 # (docs/architecture.md; scripts/check-layers enforces it).
 LIB_DIRS = src/util src/proc src/method src/stats src/evidence src/host \
            src/package src/build src/kat src/selftest src/campaign src/model \
-           src/charts src/report src/site src/dataset
+           src/charts src/report src/site src/dataset src/pipeline
 LIB_SRCS = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_SRCS = $(wildcard src/cli/*.c)

@@ -3,6 +3,7 @@
 #include "build/build.h"
 #include "build/elfinfo.h"
 #include "build/job.h"
+#include "evidence/paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -459,27 +460,11 @@ static int objects_have_lto(const struct plan *p)
 	return 0;
 }
 
-/* Replace our installation prefix by <ngcc-perf> in a recorded argument. */
-static char *portable_arg(const char *arg)
-{
-	const char *home = ngcc_home();
-	size_t hl = strlen(home);
-	struct strbuf sb = STRBUF_INIT;
-	const char *at;
-	while (hl && (at = strstr(arg, home)) && (at[hl] == '/' || at[hl] == '\0')) {
-		sb_add(&sb, arg, (size_t)(at - arg));
-		sb_adds(&sb, "<ngcc-perf>");
-		arg = at + hl;
-	}
-	sb_adds(&sb, arg);
-	return sb_detach(&sb);
-}
-
 static json_t *argv_json(const struct strlist *argv)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < argv->n; i++) {
-		char *s = portable_arg(argv->items[i]);
+		char *s = path_hide_ours(argv->items[i], NULL, NULL);
 		json_array_append_new(a, json_string(s));
 		free(s);
 	}

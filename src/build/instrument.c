@@ -5,6 +5,7 @@
 #include "build/job.h"
 #include "build/objscan.h"
 #include "evidence/json.h"
+#include "evidence/paths.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,8 +15,6 @@
 const char *const instrument_symbols[4] = {
 	"pseudohash", "pseudoXOF", "sm3hash", "get_random_number",
 };
-
-#define HOME_TAG "<ngcc-perf>"
 
 void instrument_result_free(struct instrument_result *r)
 {
@@ -28,81 +27,48 @@ void instrument_result_free(struct instrument_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* "<ngcc-perf>/x" → "<home>/x" for running a recorded argument. */
-static char *local_arg(const char *arg)
-{
-	const char *at = strstr(arg, HOME_TAG);
-	if (!at)
-		return xstrdup(arg);
-	return xasprintf("%.*s%s%s", (int)(at - arg), arg, ngcc_home(), at + strlen(HOME_TAG));
-}
-
-/* The reverse, for recording. */
-static char *shown_arg(const char *arg)
-{
-	const char *home = ngcc_home();
-	const char *at = strstr(arg, home);
-	if (!at || !*home)
-		return xstrdup(arg);
-	return xasprintf("%.*s%s%s", (int)(at - arg), arg, HOME_TAG, at + strlen(home));
-}
-
 static json_t *argv_shown(const struct strlist *argv)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < argv->n; i++) {
-		char *s = shown_arg(argv->items[i]);
+		char *s = path_hide_ours(argv->items[i], NULL, NULL);
 		json_array_append_new(a, json_string(s));
 		free(s);
 	}
 	return a;
 }
 
-int instrument_referenced(const char *workspace, const json_t *link_command,
-			  struct strlist *wrapped, char **err)
+/* The wrap symbols the candidate's own objects reference; the first object
+ * that could not be read is the error. */
+static int referenced(const struct link_objects *objs, struct strlist *wrapped, char **err)
 {
-	struct strlist objs = STRLIST_INIT, undef = STRLIST_INIT;
+	struct strlist undef = STRLIST_INIT;
 	int rc = 0;
-	link_command_candidate_objects(link_command, &objs);
-	for (size_t i = 0; i < objs.n && !rc; i++) {
-		char *path = path_join(workspace, objs.items[i]);
-		struct obj_file o;
-		if (obj_load(path, &o, err))
+	for (size_t i = 0; i < objs->n && !rc; i++) {
+		const struct link_object *lo = &objs->v[i];
+		if (lo->ours)
+			continue;
+		if (!lo->loaded) {
+			*err = xstrdup(lo->error ? lo->error : "unreadable object");
 			rc = -1;
-		else
-			obj_undefined(&o, &undef);
-		obj_free(&o);
-		free(path);
+		} else {
+			obj_undefined(&lo->obj, &undef);
+		}
 	}
 	for (size_t i = 0; i < 4 && !rc; i++)
 		if (sl_contains(&undef, instrument_symbols[i]))
 			sl_push(wrapped, instrument_symbols[i]);
-	sl_free(&objs);
 	sl_free(&undef);
 	return rc;
 }
 
-static int any_lto(const char *workspace, const json_t *link_command, char **which)
+/* The first object holding LTO bytecode, or NULL. */
+static const char *lto_object(const struct link_objects *objs)
 {
-	struct strlist objs = STRLIST_INIT;
-	int found = 0;
-	size_t i;
-	json_t *a;
-	json_array_foreach((json_t *)link_command, i, a) {
-		const char *s = json_string_value(a);
-		if (s && str_ends_with(s, ".o"))
-			sl_push(&objs, s);
-	}
-	for (i = 0; i < objs.n && !found; i++) {
-		char *path = path_join(workspace, objs.items[i]);
-		if (elf_has_lto(path) == 1) {
-			found = 1;
-			*which = xstrdup(objs.items[i]);
-		}
-		free(path);
-	}
-	sl_free(&objs);
-	return found;
+	for (size_t i = 0; i < objs->n; i++)
+		if (objs->v[i].lto)
+			return objs->v[i].path;
+	return NULL;
 }
 
 /* Our version script plus the profiling controls. */
@@ -206,7 +172,7 @@ static void relink_argv(const json_t *link_command, const char *lib, const char 
 			for (size_t k = 0; k < wrapped->n; k++)
 				sl_push_owned(argv, xasprintf("-Wl,--wrap=%s", wrapped->items[k]));
 		} else {
-			sl_push_owned(argv, local_arg(s));
+			sl_push_owned(argv, path_unhide_ours(s));
 		}
 	}
 }
@@ -256,28 +222,27 @@ done:
 }
 
 int instrument_instance(const char *workspace, const json_t *entry,
-			struct instrument_result *out)
+			const struct link_objects *objs, struct instrument_result *out)
 {
 	memset(out, 0, sizeof *out);
 	const char *cand = jget_str(entry, "candidate", NULL);
 	const char *label = jget_str(entry, "label", NULL);
 	const json_t *link = json_object_get(entry, "link_command");
-	char *which = NULL;
+	const char *which = NULL;
 	if (!cand || !label || !json_is_array(link) || !json_array_size(link)) {
 		out->error = xasprintf("build.json entry %s/%s has no recorded link command; "
 				       "run `ngcc-perf build %s` again", cand ? cand : "?",
 				       label ? label : "?", cand ? cand : "ID");
 		return 1;
 	}
-	if (jget_bool(entry, "lto", 0) || any_lto(workspace, link, &which)) {
+	if (jget_bool(entry, "lto", 0) || (which = lto_object(objs))) {
 		out->lto_refused = 1;
 		out->error = xasprintf("LTO objects present (%s): link-time wrappers would miss "
 				       "calls resolved by the optimiser; rebuild without -flto "
 				       "to profile", which ? which : "build.json lto: true");
-		free(which);
 		return 1;
 	}
-	if (instrument_referenced(workspace, link, &out->wrapped, &out->error)) {
+	if (referenced(objs, &out->wrapped, &out->error)) {
 		char *e = out->error;
 		out->error = xasprintf("%s; rebuild with `ngcc-perf build %s`", e, cand);
 		free(e);

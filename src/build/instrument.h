@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "build/objscan.h"
 #include "util/util.h"
 
 /* The four symbols, in the order they are wrapped. */
@@ -33,18 +34,13 @@ struct instrument_result {
 
 /*
  * Relink the instance described by its build.json entry (candidate, label,
- * link_command, lto).  Returns 0 when the library was written, 1 when it
+ * link_command, lto) from the objects of that link command, read once
+ * (build/objscan.h).  Returns 0 when the library was written, 1 when it
  * was refused or the compile/link failed (out->error says why), -1 on a
  * system error (out->error set too).
  */
 int instrument_instance(const char *workspace, const json_t *entry,
-			struct instrument_result *out);
+			const struct link_objects *objs, struct instrument_result *out);
 void instrument_result_free(struct instrument_result *r);
-
-/* The wrap symbols referenced by the candidate objects of a link command
- * (workspace-relative paths resolved against workspace).  0, or -1 with
- * *err. */
-int instrument_referenced(const char *workspace, const json_t *link_command,
-			  struct strlist *wrapped, char **err);
 
 #endif

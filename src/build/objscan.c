@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build/elfinfo.h"
+
 static int load_sections(Elf *e, struct obj_file *o)
 {
 	size_t shstrndx, n;
@@ -199,4 +201,48 @@ void link_command_candidate_objects(const struct json_t *link_command, struct st
 		if (s && str_ends_with(s, ".o") && !str_starts_with(path_basename(s), "ngcc_"))
 			sl_push(out, s);
 	}
+}
+
+/* ---- the objects of a link command ---- */
+
+static int has_lto_sections(const struct obj_file *o)
+{
+	for (size_t i = 0; i < o->n_secs; i++)
+		if (o->secs[i].name && str_starts_with(o->secs[i].name, ".gnu.lto_"))
+			return 1;
+	return 0;
+}
+
+void link_objects_load(const char *workspace, const json_t *link_command,
+		       struct link_objects *out)
+{
+	size_t i;
+	json_t *a;
+	memset(out, 0, sizeof *out);
+	json_array_foreach((json_t *)link_command, i, a) {
+		const char *s = json_string_value(a);
+		if (!s || !str_ends_with(s, ".o"))
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+		struct link_object *lo = &out->v[out->n++];
+		memset(lo, 0, sizeof *lo);
+		lo->path = xstrdup(s);
+		lo->ours = str_starts_with(path_basename(s), "ngcc_");
+		char *full = s[0] == '/' ? xstrdup(s) : path_join(workspace, s);
+		lo->loaded = obj_load(full, &lo->obj, &lo->error) == 0;
+		/* What libelf cannot read as a whole may still show LTO sections. */
+		lo->lto = lo->loaded ? has_lto_sections(&lo->obj) : elf_has_lto(full) == 1;
+		free(full);
+	}
+}
+
+void link_objects_free(struct link_objects *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].error);
+		obj_free(&l->v[i].obj);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
 }

@@ -72,4 +72,29 @@ long obj_symbol_at(const struct obj_file *o, unsigned shndx, uint64_t offset);
 struct json_t;
 void link_command_candidate_objects(const struct json_t *link_command, struct strlist *out);
 
+/*
+ * Every object (*.o argument) of a recorded link command, each read once,
+ * for everything the profile needs from them: the LTO refusal, the
+ * symbols the relink wraps and the primitive survey.
+ */
+struct link_object {
+	char *path;           /* as recorded (workspace-relative) */
+	int ours;             /* our shim or runtime: the file name starts with ngcc_ */
+	int loaded;           /* obj holds the object */
+	struct obj_file obj;
+	char *error;          /* why it could not be read, when not loaded */
+	int lto;              /* holds GCC LTO bytecode (.gnu.lto_* sections) */
+};
+
+struct link_objects {
+	struct link_object *v;
+	size_t n;
+};
+
+/* Paths resolved against workspace (absolute ones as they are).  An
+ * object that cannot be read keeps its error; nothing fails here. */
+void link_objects_load(const char *workspace, const struct json_t *link_command,
+		       struct link_objects *out);
+void link_objects_free(struct link_objects *l);
+
 #endif

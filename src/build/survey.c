@@ -465,45 +465,77 @@ static void constant_hits(struct survey_instance *si, const struct graph *g, siz
 	}
 }
 
-/* ---- scanning ------------------------------------------------------------------ */
+/* One object to scan: loaded, or the reason it is not. */
+struct scan_item {
+	const char *name;          /* as recorded */
+	const struct obj_file *obj;
+	const char *error;
+};
 
-int survey_scan_objects(const char *workspace, const struct strlist *objects,
-			struct survey_instance *out, char **err)
+/* Scan the items in order; the first one not loaded stops the scan with
+ * its error (the objects before it are listed in out). */
+static int scan_items(const struct scan_item *it, size_t n, struct survey_instance *out,
+		      char **err)
 {
 	struct graph g;
 	memset(&g, 0, sizeof g);
-	g.objs = xcalloc(objects->n ? objects->n : 1, sizeof *g.objs);
+	/* shallow copies: the objects belong to the caller */
+	g.objs = xcalloc(n ? n : 1, sizeof *g.objs);
 	int rc = 0;
-	for (size_t i = 0; i < objects->n && !rc; i++) {
-		char *path = objects->items[i][0] == '/' ? xstrdup(objects->items[i])
-			     : path_join(workspace, objects->items[i]);
-		rc = obj_load(path, &g.objs[i], err);
-		g.n_objs = i + 1;
-		free(path);
-		if (!rc) {
-			sl_push(&out->objects, objects->items[i]);
-			struct strlist undef = STRLIST_INIT;
-			obj_undefined(&g.objs[i], &undef);
-			for (size_t k = 0; k < 4; k++)
-				if (sl_contains(&undef, iccs_functions[k]) &&
-				    !sl_contains(&out->iccs_refs, iccs_functions[k]))
-					sl_push(&out->iccs_refs, iccs_functions[k]);
-			sl_free(&undef);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!it[i].obj) {
+			*err = xstrdup(it[i].error ? it[i].error : "unreadable object");
+			rc = -1;
+			break;
 		}
+		g.objs[i] = *it[i].obj;
+		g.n_objs = i + 1;
+		sl_push(&out->objects, it[i].name);
+		struct strlist undef = STRLIST_INIT;
+		obj_undefined(&g.objs[i], &undef);
+		for (size_t k = 0; k < 4; k++)
+			if (sl_contains(&undef, iccs_functions[k]) &&
+			    !sl_contains(&out->iccs_refs, iccs_functions[k]))
+				sl_push(&out->iccs_refs, iccs_functions[k]);
+		sl_free(&undef);
 	}
 	if (!rc) {
 		build_nodes(&g);
 		build_edges(&g);
 		reach(&g, &out->roots);
 		for (size_t o = 0; o < g.n_objs; o++) {
-			symbol_hits(out, &g, o, objects->items[o]);
-			constant_hits(out, &g, o, objects->items[o]);
+			symbol_hits(out, &g, o, it[o].name);
+			constant_hits(out, &g, o, it[o].name);
 		}
 		graph_free(&g);
 	}
-	for (size_t i = 0; i < g.n_objs; i++)
-		obj_free(&g.objs[i]);
 	free(g.objs);
+	return rc;
+}
+
+int survey_scan_objects(const char *workspace, const struct strlist *objects,
+			struct survey_instance *out, char **err)
+{
+	struct obj_file *objs = xcalloc(objects->n ? objects->n : 1, sizeof *objs);
+	struct scan_item *it = xcalloc(objects->n ? objects->n : 1, sizeof *it);
+	char *load_err = NULL;
+	size_t n = 0;
+	while (n < objects->n) {
+		const char *name = objects->items[n];
+		char *path = name[0] == '/' ? xstrdup(name) : path_join(workspace, name);
+		int loaded = obj_load(path, &objs[n], &load_err) == 0;
+		free(path);
+		it[n] = (struct scan_item){ name, loaded ? &objs[n] : NULL, load_err };
+		n++;
+		if (!loaded)
+			break;
+	}
+	int rc = scan_items(it, n, out, err);
+	for (size_t i = 0; i < n; i++)
+		obj_free(&objs[i]);
+	free(load_err);
+	free(objs);
+	free(it);
 	return rc;
 }
 
@@ -516,26 +548,31 @@ static int is_iccs_object(const char *path)
 	return !strcmp(stem, "auxfunc.o") || !strcmp(stem, "drng.o");
 }
 
-int survey_scan_instance(const char *workspace, const json_t *entry,
+int survey_scan_instance(const json_t *entry, const struct link_objects *objs,
 			 struct survey_instance *out, char **err)
 {
-	struct strlist all = STRLIST_INIT, own = STRLIST_INIT;
 	memset(out, 0, sizeof *out);
 	out->label = xstrdup(jget_str(entry, "label", "?"));
 	out->drng_called = out->hash_called = -1;
-	link_command_candidate_objects(json_object_get(entry, "link_command"), &all);
-	if (!all.n) {
+	struct scan_item *it = xcalloc(objs->n ? objs->n : 1, sizeof *it);
+	size_t n = 0, candidate = 0;
+	for (size_t i = 0; i < objs->n; i++) {
+		const struct link_object *lo = &objs->v[i];
+		if (lo->ours)
+			continue;
+		candidate++;
+		if (!is_iccs_object(lo->path))
+			it[n++] = (struct scan_item){ lo->path, lo->loaded ? &lo->obj : NULL, lo->error };
+	}
+	int rc;
+	if (!candidate) {
 		*err = xasprintf("build.json entry %s/%s has no recorded link command or objects",
 				 jget_str(entry, "candidate", "?"), out->label);
-		sl_free(&all);
-		return -1;
+		rc = -1;
+	} else {
+		rc = scan_items(it, n, out, err);
 	}
-	for (size_t i = 0; i < all.n; i++)
-		if (!is_iccs_object(all.items[i]))
-			sl_push(&own, all.items[i]);
-	int rc = survey_scan_objects(workspace, &own, out, err);
-	sl_free(&all);
-	sl_free(&own);
+	free(it);
 	return rc;
 }
 

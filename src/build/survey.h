@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "build/objscan.h"
 #include "util/util.h"
 
 #define SURVEY_KIND "survey"
@@ -51,8 +52,10 @@ struct survey_instance {
 	int hash_called;
 };
 
-/* Scan one instance from its build.json entry.  0, or -1 with *err. */
-int survey_scan_instance(const char *workspace, const json_t *entry,
+/* Scan one instance: its build.json entry (candidate, label) and the
+ * objects of its link command, read once (build/objscan.h); ours and the
+ * package's own auxfunc.o and drng.o are left out.  0, or -1 with *err. */
+int survey_scan_instance(const json_t *entry, const struct link_objects *objs,
 			 struct survey_instance *out, char **err);
 void survey_instance_free(struct survey_instance *si);
 

@@ -89,31 +89,32 @@ static int run_calibration(struct engine *e, struct unit *u, const char *path)
 
 enum cal_need { CAL_HAVE, CAL_RUN, CAL_GIVE_UP };
 
-/* Is the existing calibration file usable?  Moves unusable ones aside. */
-static enum cal_need check_existing(struct engine *e, struct unit *u, const char *path)
+static const struct unit_format calibration_format = {
+	CALIBRATION_KIND, CALIBRATION_VERSION, "calibration", unit_match_library
+};
+/* A calibration only plans: one of another library is simply redone. */
+static const struct resume_kind calibrate_kind = { "calibrate", &calibration_format, 1 };
+
+/* Is the existing calibration file usable?  Unusable ones go to attempts/
+ * (campaign/rundir.h). */
+static enum cal_need check_existing(struct engine *e, struct unit *u)
 {
-	if (!path_exists(path))
-		return CAL_RUN;
-	char *err = NULL;
-	json_t *cal = evidence_load(path, &err);
-	enum cal_need need;
-	if (!cal || evidence_check_schema(cal, CALIBRATION_KIND, CALIBRATION_VERSION)) {
-		ngcc_warning("corrupt calibration %s (%s); redoing it", path, err ? err : "unknown schema");
-		need = CAL_RUN;
-	} else if (strcmp(jget_str(cal, "library_sha256", ""), u->library_sha256)) {
-		need = CAL_RUN; /* the library changed */
-	} else if (!strcmp(jget_str(cal, "status", ""), ST_COMPLETE)) {
-		need = CAL_HAVE;
-	} else {
-		int done = rundir_attempts(e->run, "calibrate", u->cand, u->stem) + 1;
-		need = done >= RUNDIR_MAX_ATTEMPTS ? CAL_GIVE_UP : CAL_RUN;
-	}
-	if (need != CAL_RUN)
+	json_t *cal = NULL;
+	char *why = NULL;
+	enum resume_action a = rundir_resume(e->run, &calibrate_kind, u->cand, u->stem,
+					     u->library_sha256, 0, &cal, &why);
+	enum cal_need need = a == RESUME_KEEP ? CAL_HAVE : a == RESUME_RUN ? CAL_RUN : CAL_GIVE_UP;
+	if (cal) {
 		adopt(u, cal);
-	else if (rundir_move_to_attempts(e->run, "calibrate", u->cand, u->stem) < 0)
-		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
+	} else if (need == CAL_GIVE_UP) {
+		/* given up on a file that does not even parse */
+		u->calibrated = 0;
+		free(u->calib_error);
+		u->calib_error = why;
+		why = NULL;
+	}
 	json_decref(cal);
-	free(err);
+	free(why);
 	return need;
 }
 
@@ -125,7 +126,7 @@ int engine_calibrate(struct engine *e)
 	for (size_t i = 0; i < e->n_units; i++) {
 		struct unit *u = &e->units[i];
 		paths[i] = rundir_unit_path(e->run, "calibrate", u->cand, u->stem);
-		need[i] = check_existing(e, u, paths[i]);
+		need[i] = check_existing(e, u);
 		todo += need[i] == CAL_RUN;
 	}
 	struct progress p;
@@ -149,4 +150,19 @@ int engine_calibrate(struct engine *e)
 	free(paths);
 	free(need);
 	return missing;
+}
+
+int calibrate_phase(const struct engine_opts *o)
+{
+	struct engine e;
+	int rc = engine_begin(&e, o, "calibrate");
+	if (rc == EXIT_OK) {
+		int missing = engine_calibrate(&e);
+		rc = missing ? EXIT_FAILED : EXIT_OK;
+		fprintf(stderr, "calibrate: %zu operation(s), %d without a calibration; run %s\n",
+			e.n_units, missing, e.run);
+		engine_end(&e, rc);
+	}
+	engine_free(&e);
+	return rc;
 }

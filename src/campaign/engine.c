@@ -1,5 +1,6 @@
 /* engine.c — see engine.h: phase set-up, units, the driver, R10. */
 #include "campaign/engine.h"
+#include "proc/command.h"
 #include "util/lock.h"
 #include "campaign/rundir.h"
 #include "evidence/build_json.h"
@@ -24,18 +25,6 @@ static const char *const kem_ops[] = { "keygen", "enc", "dec" };
 
 /* ---- options ------------------------------------------------------------- */
 
-const char engine_options_help[] =
-	"  --run DIR            run directory (created if missing; relative to the workspace)\n"
-	"  --cpu N              benchmark CPU (default: the highest allowed)\n"
-	"  --trials N           trials per operation (default 5)\n"
-	"  --trial-target S     timed seconds aimed at per trial (default 1.0)\n"
-	"  --op-budget S        timed budget per operation (default 900)\n"
-	"  --allow-unfixed-host[=REASON]\n"
-	"                       measure on a host that fails its checks; recorded\n"
-	"  --redo-stale         redo complete records whose fingerprint changed\n"
-	"  --max-timeout S      cap every process's hard timeout (tests)\n"
-	"  --counter auto|fallback  cycle counter of the drivers (default auto)\n";
-
 void engine_opts_init(struct engine_opts *o, const char *workspace, int tty)
 {
 	memset(o, 0, sizeof *o);
@@ -49,93 +38,6 @@ void engine_opts_free(struct engine_opts *o)
 {
 	host_override_free(&o->ovr);
 	sl_free(&o->ids);
-}
-
-static int parse_pos_double(const char *arg, const char *name, double *out)
-{
-	char *end;
-	double v = strtod(arg, &end);
-	if (*end || end == arg || !(v > 0) || !isfinite(v)) {
-		ngcc_error("%s needs a positive number of seconds, not '%s'", name, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_int(const char *arg, const char *name, int min, int *out)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-	if (*end || end == arg || v < min || v > 1000000) {
-		ngcc_error("%s needs an integer >= %d, not '%s'", name, min, arg);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-int engine_opt(struct engine_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case 'r':
-		o->run = arg;
-		return 1;
-	case 'c':
-		return parse_int(arg, "--cpu", 0, &o->cpu) ? -1 : 1;
-	case 1001:
-		return parse_int(arg, "--trials", 1, &o->planning.trials) ? -1 : 1;
-	case 1002:
-		return parse_pos_double(arg, "--trial-target", &o->planning.trial_target_s) ? -1 : 1;
-	case 1003:
-		return parse_pos_double(arg, "--op-budget", &o->planning.op_budget_s) ? -1 : 1;
-	case 1004:
-		host_override_set(&o->ovr, arg);
-		return 1;
-	case 1005:
-		o->redo_stale = 1;
-		return 1;
-	case 1006:
-		return parse_pos_double(arg, "--max-timeout", &o->max_timeout_s) ? -1 : 1;
-	case 1007:
-		if (!strcmp(arg, "fallback"))
-			o->counter_fallback = 1;
-		else if (strcmp(arg, "auto")) {
-			ngcc_error("--counter is auto or fallback, not '%s'", arg);
-			return -1;
-		}
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* Shared by calibrate and measure: options and candidate ids. */
-int engine_parse_cli(int argc, char **argv, struct engine_opts *o,
-		     void (*usage)(FILE *))
-{
-	static const struct option opts[] = {
-		ENGINE_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		int r = engine_opt(o, c, optarg);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r == 0) {
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	for (int i = optind; i < argc; i++)
-		sl_push(&o->ids, argv[i]);
-	return 0;
 }
 
 /* ---- units ------------------------------------------------------------------ */
@@ -550,10 +452,26 @@ static int take_run(struct engine *e)
 	return rc;
 }
 
+void env_carry_free(struct env_carry *c)
+{
+	json_decref(c->env);
+	c->env = NULL;
+}
+
+/* The previous phase's end environment when it was taken for this CPU and
+ * counter, else a full capture. */
+static json_t *start_environment(struct engine *e)
+{
+	const struct env_carry *c = e->o.carry;
+	if (c && c->env && c->cpu == e->cpu && c->counter_fallback == e->o.counter_fallback)
+		return json_incref(c->env);
+	return env_capture(e->cpu, &e->counter);
+}
+
 static int open_environment(struct engine *e)
 {
 	counter_open(&e->counter, e->o.counter_fallback);
-	e->env = env_capture(e->cpu, &e->counter);
+	e->env = start_environment(e);
 	e->ref_clock_hz = env_reference_clock_hz(e->env);
 	e->env_ref = first_complete_env(e->run, e->cpu, &e->env_ref_same_cpu);
 	if (!e->env_ref)
@@ -641,6 +559,13 @@ void engine_end(struct engine *e, int exit_code)
 	 * campaign.json lock. */
 	struct end_ctx c = { e, exit_code, env_capture(e->cpu, &e->counter) };
 	campaign_update(e->o.workspace, e->run, end_cb, &c);
+	struct env_carry *carry = e->o.carry;
+	if (carry) {
+		json_decref(carry->env);
+		carry->env = json_incref(c.env);
+		carry->cpu = e->cpu;
+		carry->counter_fallback = e->o.counter_fallback;
+	}
 	json_decref(c.env);
 }
 
@@ -691,74 +616,61 @@ json_t *engine_timing_record(const struct engine *e, const struct unit *u)
 	return rec;
 }
 
-void engine_push_arg(struct strlist *argv, json_t *shown, char *s)
+double engine_timeout(const struct engine *e, double timeout_s)
 {
-	json_array_append_new(shown, json_string(s));
-	sl_push_owned(argv, s);
+	return e->o.max_timeout_s > 0 && timeout_s > e->o.max_timeout_s ? e->o.max_timeout_s
+									 : timeout_s;
 }
 
-/* ---- the driver -------------------------------------------------------------- */
-
-static void push_arg(char ***argv, size_t *n, char *s)
+int engine_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
+		 size_t tail_bytes, struct spawn_res *res)
 {
-	*argv = xrealloc(*argv, (*n + 2) * sizeof **argv);
-	(*argv)[(*n)++] = s;
-	(*argv)[*n] = NULL;
-}
-
-json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
-			  long iters, int warmups, double timeout_s, int attempt)
-{
-	char **argv = NULL;
-	size_t n = 0;
-	if (e->o.max_timeout_s > 0 && timeout_s > e->o.max_timeout_s)
-		timeout_s = e->o.max_timeout_s;
-	push_arg(&argv, &n, xstrdup(e->driver));
-	push_arg(&argv, &n, xstrdup("--lib"));
-	push_arg(&argv, &n, xstrdup(u->library));
-	push_arg(&argv, &n, xstrdup("--op"));
-	push_arg(&argv, &n, xstrdup(u->op));
-	push_arg(&argv, &n, xstrdup("--trials"));
-	push_arg(&argv, &n, xasprintf("%d", trials));
-	push_arg(&argv, &n, xstrdup("--iters"));
-	push_arg(&argv, &n, xasprintf("%ld", iters));
-	push_arg(&argv, &n, xstrdup("--warmups"));
-	push_arg(&argv, &n, xasprintf("%d", warmups));
-	push_arg(&argv, &n, xstrdup("--cpu"));
-	push_arg(&argv, &n, xasprintf("%d", e->cpu));
-	if (e->o.counter_fallback) {
-		push_arg(&argv, &n, xstrdup("--counter"));
-		push_arg(&argv, &n, xstrdup("fallback"));
-	}
-	/* The recorded command: the driver named as part of the tool, the
-	 * library relative to the workspace (our working directory for it). */
-	json_t *command = json_array();
-	json_array_append_new(command, json_string(DRIVER_SHOWN));
-	for (size_t i = 1; i < n; i++)
-		json_array_append_new(command, json_string(argv[i]));
 	struct spawn_req req = {
-		.path = e->driver,
-		.argv = argv,
 		.cwd = e->o.workspace,
 		.cpu = e->cpu,
 		.timeout_s = timeout_s,
 		.lim = { .as_bytes = 0, .cpu_s = 0, .fsize_bytes = 256ull << 20, .nproc = 0 },
 		.want_result = 1,
-		.tail_bytes = 4000,
+		.tail_bytes = tail_bytes,
 	};
+	memset(res, 0, sizeof *res);
+	return child_cmd_run(cmd, &req, res);
+}
+
+json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
+			  long iters, int warmups, double timeout_s, int attempt)
+{
+	struct child_cmd cmd;
+	timeout_s = engine_timeout(e, timeout_s);
+	/* The library is relative to the workspace, the driver's working
+	 * directory. */
+	child_cmd_init(&cmd, DRIVER_NAME);
+	child_cmd_arg(&cmd, "--lib");
+	child_cmd_arg(&cmd, u->library);
+	child_cmd_arg(&cmd, "--op");
+	child_cmd_arg(&cmd, u->op);
+	child_cmd_arg(&cmd, "--trials");
+	child_cmd_argf(&cmd, "%d", trials);
+	child_cmd_arg(&cmd, "--iters");
+	child_cmd_argf(&cmd, "%ld", iters);
+	child_cmd_arg(&cmd, "--warmups");
+	child_cmd_argf(&cmd, "%d", warmups);
+	child_cmd_arg(&cmd, "--cpu");
+	child_cmd_argf(&cmd, "%d", e->cpu);
+	if (e->o.counter_fallback) {
+		child_cmd_arg(&cmd, "--counter");
+		child_cmd_arg(&cmd, "fallback");
+	}
 	struct spawn_res res;
-	memset(&res, 0, sizeof res);
 	/* A child that could not even start is a failed process like any
 	 * other (spawn_run printed why); res then says "not exited". */
-	if (spawn_run(&req, &res)) {
+	if (engine_spawn(e, &cmd, timeout_s, 4000, &res)) {
 		spawn_res_free(&res);
 		memset(&res, 0, sizeof res);
 	}
-	struct process_run run = { &res, timeout_s, attempt, command };
+	struct process_run run = { &res, timeout_s, attempt, json_incref(cmd.shown) };
 	json_t *entry = record_process_entry(&run);
 	spawn_res_free(&res);
-	for (size_t i = 0; i < n; i++)
-		free(argv[i]);
-	free(argv);
+	child_cmd_free(&cmd);
 	return entry;
 }

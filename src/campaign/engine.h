@@ -22,7 +22,19 @@
 #define CALIBRATION_VERSION 1
 #define CALIBRATION_TIMEOUT_S (6 * 3600.0)
 #define DRIVER_NAME "ngcc-perf-driver"
-#define DRIVER_SHOWN "<ngcc-perf>/bin/" DRIVER_NAME
+
+/*
+ * The environment one phase captured at its end, handed to the next phase
+ * of the same process.  Taken moments apart on the same CPU with the same
+ * counter, one full capture (about 1.1 s) serves as the end of one phase
+ * and the start of the next: a campaign captures once per phase.
+ */
+struct env_carry {
+	json_t *env;                /* owned; NULL until a phase has ended */
+	int cpu;
+	int counter_fallback;
+};
+void env_carry_free(struct env_carry *c);
 
 struct engine_opts {
 	const char *workspace;      /* absolute */
@@ -35,6 +47,7 @@ struct engine_opts {
 	int counter_fallback;       /* drivers use the fallback counter */
 	int tty;
 	struct strlist ids;         /* candidates to include; empty: all built */
+	struct env_carry *carry;    /* shared by the phases of one command, or NULL */
 };
 
 /* One instance × operation. */
@@ -84,6 +97,16 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 void engine_end(struct engine *e, int exit_code);
 void engine_free(struct engine *e);
 
+/* A hard timeout as the phase applies it: capped by --max-timeout. */
+double engine_timeout(const struct engine *e, double timeout_s);
+/* Run one of our child programs for a unit the way every measuring
+ * process runs: in the workspace, pinned to the benchmark CPU, with the
+ * given hard timeout, a 256 MiB file-size limit and a result pipe.  0 if
+ * it ran, -1 if it could not start (res zeroed first either way). */
+struct child_cmd;
+int engine_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
+		 size_t tail_bytes, struct spawn_res *res);
+
 /* Run the driver once.  trials/iters/warmups as for the driver; the
  * process entry is returned (never NULL). */
 json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
@@ -92,10 +115,22 @@ json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 /* Calibrate every unit lacking a complete calibration (resuming), and load
  * t1 and S of all.  Returns the number of units without a calibration. */
 int engine_calibrate(struct engine *e);
+/* `calibrate`: a phase that only calibrates (summary line on stderr).
+ * Returns EXIT_OK when every unit has a calibration, EXIT_FAILED when some
+ * has none, or the exit code engine_begin gave up with. */
+int calibrate_phase(const struct engine_opts *o);
 
 /* Measure every unit (resuming).  Returns EXIT_OK when every record is
  * complete, EXIT_FAILED otherwise, EXIT_USAGE on refusal. */
 int engine_measure(struct engine *e);
+/* The measure phase: engine_begin, engine_measure, engine_end.  o->cpu is
+ * set to the benchmark CPU used (it is off our affinity afterwards).
+ * not_timed_fails: an instance that is not timed fails the phase
+ * (campaign).  Returns as engine_measure, or engine_begin's exit code. */
+int measure_phase(struct engine_opts *o, int not_timed_fails);
+/* `measure`: measure_phase, then the memory pass (campaign/memory.h)
+ * unless memory_pass is 0; the worse of the two exit codes. */
+int measure_command(struct engine_opts *o, int memory_pass);
 
 /* R10 before a record write: 0 when the environment is still equal (or
  * the difference is overridden and recorded), -1 to refuse. */
@@ -109,30 +144,10 @@ char *engine_run_dir(const struct engine_opts *o);
  * NULL: the memory and profile passes work only from such a record. */
 json_t *engine_timing_record(const struct engine *e, const struct unit *u);
 
-/* Append s (taken over) to a child program's argv and to its command as
- * recorded (shown). */
-void engine_push_arg(struct strlist *argv, json_t *shown, char *s);
 
-/* Options shared by calibrate, measure and campaign. */
+/* Options shared by calibrate, measure, memory, profile and campaign
+ * (their command line: cli/engine_cli.c). */
 void engine_opts_init(struct engine_opts *o, const char *workspace, int tty);
 void engine_opts_free(struct engine_opts *o);
-/* getopt_long table entries and their handling; returns 1 if the option
- * was one of ours, 0 if not, -1 on a bad value (message printed). */
-#define ENGINE_LONG_OPTIONS \
-	{ "run", required_argument, NULL, 'r' }, \
-	{ "cpu", required_argument, NULL, 'c' }, \
-	{ "trials", required_argument, NULL, 1001 }, \
-	{ "trial-target", required_argument, NULL, 1002 }, \
-	{ "op-budget", required_argument, NULL, 1003 }, \
-	{ "allow-unfixed-host", optional_argument, NULL, 1004 }, \
-	{ "redo-stale", no_argument, NULL, 1005 }, \
-	{ "max-timeout", required_argument, NULL, 1006 }, \
-	{ "counter", required_argument, NULL, 1007 }
-int engine_opt(struct engine_opts *o, int c, const char *arg);
-extern const char engine_options_help[];
-/* Parse the command line of calibrate/measure (options, then candidate
- * ids).  Returns -1 after --help, 0 to go on, or an exit code. */
-int engine_parse_cli(int argc, char **argv, struct engine_opts *o,
-		     void (*usage)(FILE *));
 
 #endif

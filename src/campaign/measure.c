@@ -4,6 +4,7 @@
  * timing record per unit; resume by status and fingerprint.
  */
 #include "campaign/engine.h"
+#include "campaign/memory.h"
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
@@ -72,6 +73,8 @@ static int refuse_if_stale(int stale)
 	return stale ? -1 : 0;
 }
 
+static const struct resume_kind records_kind = { "records", &record_format, 0 };
+
 /* Decide per unit; returns -1 if a stale record refuses the phase. */
 static int classify_all(struct measure_state *m)
 {
@@ -79,43 +82,31 @@ static int classify_all(struct measure_state *m)
 	int stale = 0;
 	for (size_t i = 0; i < e->n_units; i++) {
 		struct unit *u = &e->units[i];
-		char *path = rundir_unit_path(e->run, "records", u->cand, u->stem), *why = NULL;
 		struct record_fp fp;
+		char *why = NULL;
 		fingerprint(u, &fp);
-		enum unit_state st = record_classify(path, &fp, &why);
-		switch (st) {
-		case UNIT_DONE:
+		switch (rundir_resume(e->run, &records_kind, u->cand, u->stem, &fp,
+				      e->o.redo_stale, NULL, &why)) {
+		case RESUME_KEEP:
 			m->todo[i] = TODO_SKIP;
 			break;
-		case UNIT_MISSING:
+		case RESUME_RUN:
 			m->todo[i] = TODO_RUN;
 			break;
-		case UNIT_STALE:
-			if (!e->o.redo_stale) {
-				ngcc_error("%s: stale record %s: %s", e->phase, path, why);
-				stale++;
-				break;
-			}
-			m->todo[i] = TODO_RUN;
-			rundir_move_to_attempts(e->run, "records", u->cand, u->stem);
+		case RESUME_STALE: {
+			char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
+			ngcc_error("%s: stale record %s: %s", e->phase, path, why);
+			free(path);
+			stale++;
 			break;
-		case UNIT_CORRUPT:
-		case UNIT_REDO:
-			if (st == UNIT_CORRUPT)
-				ngcc_warning("%s; treated as not complete", why);
-			if (rundir_attempts(e->run, "records", u->cand, u->stem) + 1 >= RUNDIR_MAX_ATTEMPTS) {
-				m->todo[i] = TODO_GIVEN_UP;
-				fprintf(stderr, "%s %s %s: %s; %d attempts made, not retried\n",
-					u->cand, u->label, u->op, why, RUNDIR_MAX_ATTEMPTS);
-			} else {
-				m->todo[i] = TODO_RUN;
-				if (rundir_move_to_attempts(e->run, "records", u->cand, u->stem) < 0)
-					ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
-			}
+		}
+		case RESUME_GIVE_UP:
+			m->todo[i] = TODO_GIVEN_UP;
+			fprintf(stderr, "%s %s %s: %s; %d attempts made, not retried\n",
+				u->cand, u->label, u->op, why, RUNDIR_MAX_ATTEMPTS);
 			break;
 		}
 		free(why);
-		free(path);
 	}
 	return refuse_if_stale(stale);
 }
@@ -327,5 +318,40 @@ int engine_measure(struct engine *e)
 out:
 	free(m.order);
 	free(m.todo);
+	return rc;
+}
+int measure_phase(struct engine_opts *o, int not_timed_fails)
+{
+	struct engine e;
+	int rc = engine_begin(&e, o, "measure");
+	/* The memory pass runs on the same benchmark CPU, now off our
+	 * affinity. */
+	if (o->cpu < 0)
+		o->cpu = e.cpu;
+	if (rc == EXIT_OK) {
+		rc = engine_measure(&e);
+		if (rc == EXIT_OK && not_timed_fails && e.not_timed.n)
+			rc = EXIT_FAILED;
+		engine_end(&e, rc);
+	}
+	engine_free(&e);
+	return rc;
+}
+
+
+int measure_command(struct engine_opts *o, int memory_pass)
+{
+	struct env_carry carry = { NULL, -1, 0 };
+	o->carry = &carry;
+	int rc = measure_phase(o, 0);
+	/* The pass takes the run and CPU locks again itself. */
+	if (rc == EXIT_OK || rc == EXIT_FAILED) {
+		memory_record_option(o, memory_pass);
+		int mrc = memory_pass ? memory_phase(o) : EXIT_OK;
+		if (mrc > rc)
+			rc = mrc;
+	}
+	o->carry = NULL;
+	env_carry_free(&carry);
 	return rc;
 }

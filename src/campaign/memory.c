@@ -2,6 +2,7 @@
 #include "campaign/memory.h"
 
 #include "campaign/rundir.h"
+#include "proc/command.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
@@ -281,40 +282,27 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *timing)
 {
 	struct engine *e = ps->e;
-	struct strlist argv = STRLIST_INIT;
+	struct child_cmd cmd;
 	struct run_facts f;
 	char started[32], ended[32];
 	memset(&f, 0, sizeof f);
 	f.timing = timing;
 	f.calls = memory_calls(u->t1_s);
-	f.timeout_s = memory_timeout_s(f.calls, u->t1_s, u->setup_s);
-	if (e->o.max_timeout_s > 0 && f.timeout_s > e->o.max_timeout_s)
-		f.timeout_s = e->o.max_timeout_s;
-	f.command = json_array();
-	sl_push(&argv, ps->prog);
-	json_array_append_new(f.command, json_string(MEMORY_PROGRAM_SHOWN));
-	engine_push_arg(&argv, f.command, xstrdup("--lib"));
-	engine_push_arg(&argv, f.command, xstrdup(u->library));
-	engine_push_arg(&argv, f.command, xstrdup("--op"));
-	engine_push_arg(&argv, f.command, xstrdup(u->op));
-	engine_push_arg(&argv, f.command, xstrdup("--calls"));
-	engine_push_arg(&argv, f.command, xasprintf("%ld", f.calls));
-	engine_push_arg(&argv, f.command, xstrdup("--cpu"));
-	engine_push_arg(&argv, f.command, xasprintf("%d", e->cpu));
-	char **av = xcalloc(argv.n + 1, sizeof *av);
-	for (size_t i = 0; i < argv.n; i++)
-		av[i] = argv.items[i];
-	struct spawn_req req = {
-		.path = ps->prog, .argv = av, .cwd = e->o.workspace, .cpu = e->cpu,
-		.timeout_s = f.timeout_s,
-		.lim = { .fsize_bytes = 256ull << 20 },
-		.want_result = 1, .tail_bytes = 2000,
-	};
+	f.timeout_s = engine_timeout(e, memory_timeout_s(f.calls, u->t1_s, u->setup_s));
+	child_cmd_init(&cmd, MEMORY_PROGRAM_NAME);
+	child_cmd_arg(&cmd, "--lib");
+	child_cmd_arg(&cmd, u->library);
+	child_cmd_arg(&cmd, "--op");
+	child_cmd_arg(&cmd, u->op);
+	child_cmd_arg(&cmd, "--calls");
+	child_cmd_argf(&cmd, "%ld", f.calls);
+	child_cmd_arg(&cmd, "--cpu");
+	child_cmd_argf(&cmd, "%d", e->cpu);
+	f.command = cmd.shown;
 	struct spawn_res res;
-	memset(&res, 0, sizeof res);
 	utc_now_iso(started);
 	f.load_start = record_load_average();
-	int ran = !spawn_run(&req, &res);
+	int ran = !engine_spawn(e, &cmd, f.timeout_s, 2000, &res);
 	utc_now_iso(ended);
 	f.load_end = record_load_average();
 	f.started = started;
@@ -324,13 +312,11 @@ static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *tim
 		f.result = json_loads(res.result, 0, NULL);
 	json_t *rec = build_record(e, u, &f);
 	json_decref(f.result);
-	json_decref(f.command);
 	json_decref(f.load_start);
 	json_decref(f.load_end);
 	if (ran)
 		spawn_res_free(&res);
-	free(av);
-	sl_free(&argv);
+	child_cmd_free(&cmd);
 	return rec;
 }
 
@@ -349,30 +335,12 @@ static void print_memory(const struct unit *u, const json_t *rec)
 	       jget_str(rec, "op_peak_method", "?"));
 }
 
-enum resume { RESUME_RUN, RESUME_KEEP, RESUME_GIVE_UP };
-
-static enum resume check_existing(struct pass *ps, const struct unit *u, const char *path)
-{
-	if (!path_exists(path))
-		return RESUME_RUN;
-	char *err = NULL;
-	json_t *rec = evidence_load(path, &err);
-	enum resume r = RESUME_RUN;
-	if (!rec || evidence_check_schema(rec, MEMORY_KIND, MEMORY_VERSION))
-		ngcc_warning("corrupt memory record %s (%s); redoing it", path,
-			     err ? err : "unknown schema");
-	else if (!strcmp(jget_str(rec, "status", ""), ST_COMPLETE) &&
-		 !strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))
-		r = RESUME_KEEP;
-	else if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE) &&
-		 rundir_attempts(ps->e->run, MEMORY_KIND, u->cand, u->stem) + 1 >= RUNDIR_MAX_ATTEMPTS)
-		r = RESUME_GIVE_UP;
-	if (r == RESUME_RUN && rundir_move_to_attempts(ps->e->run, MEMORY_KIND, u->cand, u->stem) < 0)
-		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
-	json_decref(rec);
-	free(err);
-	return r;
-}
+static const struct unit_format memory_format = {
+	MEMORY_KIND, MEMORY_VERSION, "memory record", unit_match_library
+};
+/* A memory record follows its timing record, which has passed the stale
+ * rule already: one of another library is simply redone. */
+static const struct resume_kind memory_kind = { MEMORY_KIND, &memory_format, 1 };
 
 static void memory_unit(struct pass *ps, struct unit *u)
 {
@@ -385,7 +353,8 @@ static void memory_unit(struct pass *ps, struct unit *u)
 	u->t1_s = jget_real(plan, "t1_s", 0);
 	u->setup_s = jget_real(plan, "setup_s", 0);
 	char *path = rundir_unit_path(e->run, MEMORY_KIND, u->cand, u->stem);
-	enum resume r = check_existing(ps, u, path);
+	enum resume_action r = rundir_resume(e->run, &memory_kind, u->cand, u->stem,
+					     u->library_sha256, e->o.redo_stale, NULL, NULL);
 	if (r == RESUME_KEEP) {
 		ps->complete++;
 	} else if (r == RESUME_GIVE_UP) {

@@ -32,7 +32,6 @@
 #define MEMORY_KIND "memory"
 #define MEMORY_VERSION 1
 #define MEMORY_PROGRAM_NAME "ngcc-perf-memory"
-#define MEMORY_PROGRAM_SHOWN "<ngcc-perf>/bin/" MEMORY_PROGRAM_NAME
 #define MEMORY_MAX_CALLS 20
 #define MEMORY_CALL_BUDGET_S 2.0
 #define MEMORY_NO_PASS_OPTION "--no-memory-pass"

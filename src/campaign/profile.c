@@ -4,6 +4,7 @@
 #include "build/instrument.h"
 #include "build/survey.h"
 #include "campaign/rundir.h"
+#include "proc/command.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
@@ -49,39 +50,25 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 			  const struct instrument_result *ir, json_t *coverage)
 {
 	struct engine *e = ph->e;
-	struct strlist argv = STRLIST_INIT;
-	json_t *shown = json_array();
+	struct child_cmd cmd;
 	long iters = profile_iterations(u->t1_s);
 	int warm = profile_warmups(u->t1_s);
-	double timeout = profile_timeout_s(u->t1_s, u->setup_s);
-	if (e->o.max_timeout_s > 0 && timeout > e->o.max_timeout_s)
-		timeout = e->o.max_timeout_s;
-	sl_push(&argv, ph->prog);
-	json_array_append_new(shown, json_string(PROFILE_DRIVER_SHOWN));
-	engine_push_arg(&argv, shown, xstrdup("--lib"));
-	engine_push_arg(&argv, shown, xstrdup(ir->library));
-	engine_push_arg(&argv, shown, xstrdup("--op"));
-	engine_push_arg(&argv, shown, xstrdup(u->op));
-	engine_push_arg(&argv, shown, xstrdup("--iters"));
-	engine_push_arg(&argv, shown, xasprintf("%ld", iters));
-	engine_push_arg(&argv, shown, xstrdup("--warmups"));
-	engine_push_arg(&argv, shown, xasprintf("%d", warm));
-	engine_push_arg(&argv, shown, xstrdup("--cpu"));
-	engine_push_arg(&argv, shown, xasprintf("%d", e->cpu));
-	char **av = xcalloc(argv.n + 1, sizeof *av);
-	for (size_t i = 0; i < argv.n; i++)
-		av[i] = argv.items[i];
-	struct spawn_req req = {
-		.path = ph->prog, .argv = av, .cwd = e->o.workspace, .cpu = e->cpu,
-		.timeout_s = timeout,
-		.lim = { .fsize_bytes = 256ull << 20 },
-		.want_result = 1, .tail_bytes = 2000,
-	};
+	double timeout = engine_timeout(e, profile_timeout_s(u->t1_s, u->setup_s));
+	child_cmd_init(&cmd, PROFILE_DRIVER_NAME);
+	child_cmd_arg(&cmd, "--lib");
+	child_cmd_arg(&cmd, ir->library);
+	child_cmd_arg(&cmd, "--op");
+	child_cmd_arg(&cmd, u->op);
+	child_cmd_arg(&cmd, "--iters");
+	child_cmd_argf(&cmd, "%ld", iters);
+	child_cmd_arg(&cmd, "--warmups");
+	child_cmd_argf(&cmd, "%d", warm);
+	child_cmd_arg(&cmd, "--cpu");
+	child_cmd_argf(&cmd, "%d", e->cpu);
 	struct spawn_res res;
-	memset(&res, 0, sizeof res);
 	char *detail = NULL;
 	json_t *result = NULL;
-	int ran = !spawn_run(&req, &res);
+	int ran = !engine_spawn(e, &cmd, timeout, 2000, &res);
 	if (ran && res.result && res.result_len)
 		result = json_loads(res.result, 0, NULL);
 	if (!ran)
@@ -94,7 +81,7 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 		.library_instrumented = ir->library,
 		.library_instrumented_sha256 = ir->library_sha256,
 		.library = u->library, .library_sha256 = u->library_sha256,
-		.wrapped_symbols = NULL, .command = shown,
+		.wrapped_symbols = NULL, .command = cmd.shown,
 		.stderr_tail = ran ? res.err_tail : NULL,
 		.exited_ok = ran && res.exited && res.exit_code == 0,
 		.detail = detail, .result = result, .timing = timing, .coverage = coverage,
@@ -107,12 +94,10 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 	json_decref(wrapped);
 	json_decref(timing);
 	json_decref(result);
-	json_decref(shown);
 	free(detail);
-	free(av);
-	sl_free(&argv);
 	if (ran)
 		spawn_res_free(&res);
+	child_cmd_free(&cmd);
 	return rec;
 }
 
@@ -139,33 +124,7 @@ static void print_profile(const struct unit *u, const json_t *rec)
 	free(calls);
 }
 
-enum resume { RESUME_RUN, RESUME_KEEP, RESUME_GIVE_UP, RESUME_STALE };
-
-static enum resume check_existing(struct phase *ph, const struct unit *u, const char *path,
-				  const struct instrument_result *ir, json_t **kept)
-{
-	if (!path_exists(path))
-		return RESUME_RUN;
-	char *err = NULL;
-	json_t *rec = evidence_load(path, &err);
-	enum resume r = RESUME_RUN;
-	if (!rec || evidence_check_schema(rec, PROFILE_KIND, PROFILE_VERSION)) {
-		ngcc_warning("corrupt profile %s (%s); redoing it", path, err ? err : "unknown schema");
-	} else if (!strcmp(jget_str(rec, "status", ""), "complete")) {
-		int same = !strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256) &&
-			   !strcmp(jget_str(rec, "library_instrumented_sha256", ""), ir->library_sha256);
-		r = same ? RESUME_KEEP : ph->e->o.redo_stale ? RESUME_RUN : RESUME_STALE;
-	} else if (rundir_attempts(ph->e->run, "profile", u->cand, u->stem) + 1 >= RUNDIR_MAX_ATTEMPTS) {
-		r = RESUME_GIVE_UP;
-	}
-	if (r == RESUME_KEEP || r == RESUME_GIVE_UP)
-		*kept = json_incref(rec);
-	else if (r == RESUME_RUN && rundir_move_to_attempts(ph->e->run, "profile", u->cand, u->stem) < 0)
-		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
-	json_decref(rec);
-	free(err);
-	return r;
-}
+static const struct resume_kind profile_kind = { "profile", &profile_format, 0 };
 
 /* Profile one unit (resuming); returns the record in force, or NULL. */
 static json_t *profile_unit(struct phase *ph, const struct unit *u,
@@ -174,7 +133,9 @@ static json_t *profile_unit(struct phase *ph, const struct unit *u,
 	struct engine *e = ph->e;
 	char *path = rundir_unit_path(e->run, "profile", u->cand, u->stem);
 	json_t *rec = NULL;
-	enum resume r = check_existing(ph, u, path, ir, &rec);
+	struct profile_fp fp = { u->library_sha256, ir->library_sha256 };
+	enum resume_action r = rundir_resume(e->run, &profile_kind, u->cand, u->stem, &fp,
+					     e->o.redo_stale, &rec, NULL);
 	if (r == RESUME_STALE) {
 		ngcc_error("%s was made from another library (rebuilt since); rerun with --redo-stale "
 			   "to profile again", path);
@@ -266,7 +227,10 @@ static void profile_instance(struct phase *ph, struct unit *units, size_t n,
 	struct engine *e = ph->e;
 	char *err = NULL;
 	json_t *coverage;
-	if (survey_scan_instance(e->o.workspace, units[0].inst, si, &err)) {
+	/* Each object is read once, for the scan, the LTO check and the relink. */
+	struct link_objects objs;
+	link_objects_load(e->o.workspace, json_object_get(units[0].inst, "link_command"), &objs);
+	if (survey_scan_instance(units[0].inst, &objs, si, &err)) {
 		ngcc_warning("%s %s: primitive scan failed: %s", units[0].cand, units[0].label, err);
 		coverage = json_pack("{s:s, s:[]}", "status", "unknown", "hits");
 		free(err);
@@ -274,7 +238,7 @@ static void profile_instance(struct phase *ph, struct unit *units, size_t n,
 		coverage = survey_coverage(si);
 	}
 	struct instrument_result ir;
-	if (instrument_instance(e->o.workspace, units[0].inst, &ir)) {
+	if (instrument_instance(e->o.workspace, units[0].inst, &objs, &ir)) {
 		write_relink_failed(ph, &units[0], &ir);
 	} else {
 		for (size_t i = 0; i < n && !ph->refused; i++) {
@@ -284,6 +248,7 @@ static void profile_instance(struct phase *ph, struct unit *units, size_t n,
 		}
 	}
 	instrument_result_free(&ir);
+	link_objects_free(&objs);
 	json_decref(coverage);
 }
 

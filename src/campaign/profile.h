@@ -20,7 +20,6 @@
 #include "campaign/engine.h"
 
 #define PROFILE_DRIVER_NAME "ngcc-perf-profile"
-#define PROFILE_DRIVER_SHOWN "<ngcc-perf>/bin/" PROFILE_DRIVER_NAME
 #define RELINK_FAILED_KIND "relink-failed"
 #define RELINK_FAILED_VERSION 1
 

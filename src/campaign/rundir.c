@@ -99,3 +99,60 @@ char *rundir_disturbed_path(const char *run, const char *cand, const char *stem,
 	free(rel);
 	return p;
 }
+
+/* Move the unit's file aside before it is redone. */
+static void move_aside(const char *run, const struct resume_kind *k, const char *cand,
+		       const char *stem)
+{
+	if (rundir_move_to_attempts(run, k->dir, cand, stem) < 0) {
+		char *path = rundir_unit_path(run, k->dir, cand, stem);
+		ngcc_warning("cannot move %s to attempts/: %s", path, strerror(errno));
+		free(path);
+	}
+}
+
+enum resume_action rundir_resume(const char *run, const struct resume_kind *k,
+				 const char *cand, const char *stem, const void *fp,
+				 int redo_stale, json_t **doc, char **why)
+{
+	char *path = rundir_unit_path(run, k->dir, cand, stem), *reason = NULL;
+	json_t *d = NULL;
+	enum unit_state st = unit_file_classify(path, k->format, fp, &d, &reason);
+	enum resume_action a = RESUME_RUN;
+	free(path);
+	switch (st) {
+	case UNIT_MISSING:
+		break;
+	case UNIT_DONE:
+		a = RESUME_KEEP;
+		break;
+	case UNIT_STALE:
+		if (redo_stale || k->stale_redone)
+			move_aside(run, k, cand, stem);
+		else
+			a = RESUME_STALE;
+		break;
+	case UNIT_CORRUPT:
+		ngcc_warning("%s; treated as not complete", reason);
+		/* fall through */
+	case UNIT_REDO:
+		if (rundir_attempts(run, k->dir, cand, stem) + 1 >= RUNDIR_MAX_ATTEMPTS)
+			a = RESUME_GIVE_UP;
+		else
+			move_aside(run, k, cand, stem);
+		break;
+	}
+	if (a != RESUME_KEEP && a != RESUME_GIVE_UP) {
+		json_decref(d);
+		d = NULL;
+	}
+	if (doc)
+		*doc = d;
+	else
+		json_decref(d);
+	if (why)
+		*why = reason;
+	else
+		free(reason);
+	return a;
+}

@@ -7,6 +7,10 @@
 #ifndef NGCC_RUNDIR_H
 #define NGCC_RUNDIR_H
 
+#include <jansson.h>
+
+#include "evidence/unitfile.h"
+
 #define RUNDIR_MAX_ATTEMPTS 3
 
 /* Create <run>/{calibrate,records,attempts,locks} and sweep stale
@@ -29,6 +33,39 @@ int rundir_move_to_attempts(const char *run, const char *kind, const char *cand,
  * attempts/disturbed/<cand>/<stem>.p<proc>.a<attempt>.json */
 char *rundir_disturbed_path(const char *run, const char *cand, const char *stem,
 			    int proc, int attempt);
+
+/*
+ * The resume rule (method §11.2), one for every kind of unit file —
+ * calibrations, timing records, memory records and profiles; the rule and
+ * each kind's fingerprint are written out in docs/architecture.md:
+ *
+ *   missing                      run
+ *   unreadable or corrupt        warned about by path, then as not complete
+ *   not complete                 moved to attempts/<kind>/ and run again,
+ *                                unless that would be attempt 4: given up
+ *   complete, other inputs       refused unless --redo-stale (then moved
+ *   (stale)                      and run); kinds with stale_redone set are
+ *                                moved and run without it
+ *   complete, current            kept
+ */
+enum resume_action {
+	RESUME_RUN,       /* run the unit (any old file is under attempts/ now) */
+	RESUME_KEEP,      /* keep the complete, current file (*doc) */
+	RESUME_GIVE_UP,   /* attempts exhausted: the unit fails (*doc, NULL if corrupt; *why) */
+	RESUME_STALE,     /* refused without --redo-stale (*why) */
+};
+
+struct resume_kind {
+	const char *dir;                  /* "calibrate", "records", "memory", "profile" */
+	const struct unit_format *format; /* schema and fingerprint (evidence/) */
+	int stale_redone;                 /* derived files: a changed input means redo */
+};
+
+/* Decide for the unit <run>/<dir>/<cand>/<stem>.json; fp is the format's
+ * fingerprint context.  *doc and *why (may be NULL) as described above. */
+enum resume_action rundir_resume(const char *run, const struct resume_kind *k,
+				 const char *cand, const char *stem, const void *fp,
+				 int redo_stale, json_t **doc, char **why);
 
 /* Remove stale temporary files in dir and every folder below it. */
 void rundir_sweep(const char *dir);

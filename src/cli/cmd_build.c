@@ -1,22 +1,13 @@
 /*
- * cmd_build.c — `ngcc-perf build [ID...] [-j N]` (method §2.1, §11.4).
- *
- * Reads every named candidate's candidate.conf first (a bad one stops
- * everything before any compiler runs), then builds all enabled instances
- * of all candidates in one pool of compiler processes, prints one line per
- * instance in the conf's order and records the results in each
- * build/<ID>/build.json.
+ * cmd_build.c — `ngcc-perf build [ID...] [-j N]`: the options of `build`
+ * (build/batch.h).
  */
-#include "build/build.h"
+#include "build/batch.h"
 #include "cli/cli.h"
-#include "evidence/build_json.h"
-#include "util/fsutil.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static void build_usage(FILE *out)
 {
@@ -38,139 +29,6 @@ static void build_usage(FILE *out)
 		"2 usage; 3 missing or invalid candidate.conf; 4 system error.\n");
 }
 
-struct candidate {
-	char *id;
-	struct candidate_conf conf;
-};
-
-struct printer {
-	struct build_unit *units;
-	size_t n, next_to_print, done;
-	int tty;
-	int failed;
-};
-
-static int list_candidates(const char *workspace, struct strlist *ids)
-{
-	/* no candidates folder: nothing added yet, an empty list */
-	char *dir = path_join(workspace, "candidates");
-	dir_list_having(dir, "candidate.conf", ids);
-	free(dir);
-	return 0;
-}
-
-static int load_candidate(const struct cli_ctx *ctx, const char *id, struct candidate *cand)
-{
-	char *rel = xasprintf("candidates/%s/candidate.conf", id);
-	char *path = ws_path(ctx, "%s", rel);
-	char *err = NULL;
-	int rc = EXIT_OK;
-
-	memset(cand, 0, sizeof *cand);
-	cand->id = xstrdup(id);
-	if (strchr(id, '/') || !path_is_file(path)) {
-		ngcc_error("%s: no such candidate.conf; add the candidate first with "
-			   "'ngcc-perf add PACKAGE --id %s'", path, id);
-		rc = EXIT_INPUT;
-	} else if (conf_read(path, &cand->conf, &err)) {
-		ngcc_error("%s; fix candidate.conf and run 'ngcc-perf build %s' again", err, id);
-		rc = EXIT_INPUT;
-	} else if (strcmp(cand->conf.id, id)) {
-		ngcc_error("%s: id = %s, but the candidate's folder is candidates/%s; "
-			   "make them agree", path, cand->conf.id, id);
-		rc = EXIT_INPUT;
-	}
-	free(err);
-	free(path);
-	free(rel);
-	return rc;
-}
-
-static void clear_progress(const struct printer *pr)
-{
-	if (pr->tty)
-		fputs("\r\033[K", stderr);
-}
-
-static void print_unit(struct printer *pr, struct build_unit *u)
-{
-	const struct build_outcome *o = build_unit_final(u);
-	char *stem = build_stem(u->ic);
-	if (o->ok && u->n_attempts == 1)
-		printf("BUILD %s %s ok (%s) %s\n", u->c->id, stem,
-		       build_profile_name(o->profile), o->library);
-	else if (o->ok)
-		printf("BUILD %s %s ok (%s; %s failed: %s) %s\n", u->c->id, stem,
-		       build_profile_name(o->profile),
-		       build_profile_name(u->attempt[0].profile),
-		       u->attempt[0].error ? u->attempt[0].error : "?", o->library);
-	else {
-		printf("BUILD %s %s BUILDFAIL: %s\n", u->c->id, stem, o->error ? o->error : "?");
-		fflush(stdout);
-		ngcc_error("%s %s does not build (flags tried: %s%s%s); "
-			   "last compiler output:\n%s\n"
-			   "full log: build/%s/%s.build.log; check the instance's source, include, "
-			   "cflag and lib lines in candidates/%s/candidate.conf, or set enabled = no",
-			   u->c->id, stem, build_profile_name(u->attempt[0].profile),
-			   u->n_attempts > 1 ? ", " : "",
-			   u->n_attempts > 1 ? build_profile_name(u->attempt[1].profile) : "",
-			   o->error_tail && *o->error_tail ? o->error_tail : o->error ? o->error : "",
-			   u->c->id, stem, u->c->id);
-		pr->failed = 1;
-	}
-	fflush(stdout);
-	free(stem);
-}
-
-/* Print finished units in the conf's order, as soon as their turn comes. */
-static void on_unit_done(struct build_unit *u, void *arg)
-{
-	struct printer *pr = arg;
-	(void)u;
-	pr->done++;
-	clear_progress(pr);
-	while (pr->next_to_print < pr->n && pr->units[pr->next_to_print].done)
-		print_unit(pr, &pr->units[pr->next_to_print++]);
-	if (pr->tty && pr->done < pr->n)
-		fprintf(stderr, "building: %zu/%zu instances done", pr->done, pr->n);
-}
-
-static int record_candidate(const struct cli_ctx *ctx, const struct candidate *cand,
-			    struct build_unit *units, size_t n)
-{
-	char *err = NULL;
-	int rc = EXIT_OK;
-	int lock = build_json_lock(ctx->workspace, cand->id);
-	if (lock < 0) {
-		ngcc_error("cannot lock build/%s/build.json: %s", cand->id, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	json_t *doc = build_json_load(ctx->workspace, cand->id, &err);
-	if (!doc) {
-		ngcc_error("%s", err);
-		free(err);
-		build_json_unlock(lock);
-		return EXIT_INPUT;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (units[i].c != &cand->conf)
-			continue;
-		if (build_record_unit(doc, &units[i], &err)) {
-			ngcc_error("recording %s: %s", units[i].ic->label, err);
-			free(err);
-			err = NULL;
-			rc = EXIT_SYSTEM;
-		}
-	}
-	if (build_json_save(ctx->workspace, cand->id, doc)) {
-		ngcc_error("cannot write build/%s/build.json: %s", cand->id, strerror(errno));
-		rc = EXIT_SYSTEM;
-	}
-	json_decref(doc);
-	build_json_unlock(lock);
-	return rc;
-}
-
 static int parse_jobs(const char *s, int *jobs)
 {
 	char *end;
@@ -181,58 +39,6 @@ static int parse_jobs(const char *s, int *jobs)
 	return 0;
 }
 
-static size_t collect_units(const struct cli_ctx *ctx, struct candidate *cands, size_t nc,
-			    struct build_unit **out)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < nc; i++)
-		n += cands[i].conf.n_inst;
-	struct build_unit *units = xcalloc(n ? n : 1, sizeof *units);
-	n = 0;
-	for (size_t i = 0; i < nc; i++)
-		for (size_t k = 0; k < cands[i].conf.n_inst; k++) {
-			struct instance_conf *ic = &cands[i].conf.inst[k];
-			if (!ic->enabled) {
-				printf("BUILD %s %s skipped (enabled = no in candidate.conf)\n",
-				       cands[i].id, ic->label);
-				continue;
-			}
-			units[n].workspace = ctx->workspace;
-			units[n].c = &cands[i].conf;
-			units[n].ic = ic;
-			units[n].forced_profile = -1;
-			n++;
-		}
-	*out = units;
-	return n;
-}
-
-static int build_all(const struct cli_ctx *ctx, struct candidate *cands, size_t nc, int jobs)
-{
-	struct build_unit *units;
-	size_t n = collect_units(ctx, cands, nc, &units);
-	struct printer pr = { units, n, 0, 0, ctx->tty, 0 };
-	int rc = EXIT_OK;
-
-	fflush(stdout);
-	if (build_units(units, n, jobs, on_unit_done, &pr)) {
-		ngcc_error("internal error: the build scheduler stopped with instances unbuilt");
-		rc = EXIT_SYSTEM;
-	}
-	clear_progress(&pr);
-	for (size_t i = 0; i < nc && rc == EXIT_OK; i++) {
-		int r = record_candidate(ctx, &cands[i], units, n);
-		if (r)
-			rc = r;
-	}
-	for (size_t i = 0; i < n; i++)
-		build_unit_free(&units[i]);
-	free(units);
-	if (rc == EXIT_OK && pr.failed)
-		rc = EXIT_FAILED;
-	return rc;
-}
-
 int cmd_build(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -240,13 +46,13 @@ int cmd_build(int argc, char **argv, const struct cli_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct strlist ids = STRLIST_INIT;
-	int jobs = 0, c, rc = EXIT_OK;
+	struct build_request r = { ctx->workspace, STRLIST_INIT, 0, ctx->tty };
+	int c;
 
 	while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if (parse_jobs(optarg, &jobs)) {
+			if (parse_jobs(optarg, &r.jobs)) {
 				ngcc_error("-j wants a number of jobs from 1 to 1024, not '%s'", optarg);
 				return EXIT_USAGE;
 			}
@@ -260,34 +66,8 @@ int cmd_build(int argc, char **argv, const struct cli_ctx *ctx)
 		}
 	}
 	for (int i = optind; i < argc; i++)
-		if (!sl_contains(&ids, argv[i]))
-			sl_push(&ids, argv[i]);
-	if (!ids.n)
-		list_candidates(ctx->workspace, &ids);
-	if (!ids.n) {
-		ngcc_error("no candidates in workspace %s (no candidates/<ID>/candidate.conf); "
-			   "add one with 'ngcc-perf add PACKAGE'", ctx->workspace);
-		sl_free(&ids);
-		return EXIT_INPUT;
-	}
-	char *err = NULL;
-	if (build_check_runtime(&err)) {
-		ngcc_error("%s", err);
-		free(err);
-		sl_free(&ids);
-		return EXIT_SYSTEM;
-	}
-	struct candidate *cands = xcalloc(ids.n, sizeof *cands);
-	size_t nc = 0;
-	for (; nc < ids.n && rc == EXIT_OK; nc++)
-		rc = load_candidate(ctx, ids.items[nc], &cands[nc]);
-	if (rc == EXIT_OK)
-		rc = build_all(ctx, cands, nc, jobs);
-	for (size_t i = 0; i < nc; i++) {
-		conf_free(&cands[i].conf);
-		free(cands[i].id);
-	}
-	free(cands);
-	sl_free(&ids);
+		sl_push(&r.ids, argv[i]);
+	int rc = build_candidates(&r);
+	sl_free(&r.ids);
 	return rc;
 }

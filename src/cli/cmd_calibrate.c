@@ -1,11 +1,12 @@
 /*
  * cmd_calibrate.c — `ngcc-perf calibrate --run DIR [ID...] [options]`:
- * one single-call driver process per operation (method §2.4), giving t1
- * and S for planning.  `measure` calibrates by itself; this command exists
- * to look at the plan inputs first.
+ * the options of calibrating every operation (method §2.4,
+ * campaign/engine.h), giving t1 and S for planning.  `measure` calibrates
+ * by itself; this command exists to look at the plan inputs first.
  */
 #include "campaign/engine.h"
 #include "cli/cli.h"
+#include "cli/engine_cli.h"
 
 #include <stdio.h>
 
@@ -33,22 +34,12 @@ static void calibrate_usage(FILE *out)
 int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct engine_opts o;
-	struct engine e;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	int rc = engine_parse_cli(argc, argv, &o, calibrate_usage);
-	if (rc) {
-		engine_opts_free(&o);
-		return rc < 0 ? EXIT_OK : rc;
-	}
-	rc = engine_begin(&e, &o, "calibrate");
-	if (rc == EXIT_OK) {
-		int missing = engine_calibrate(&e);
-		rc = missing ? EXIT_FAILED : EXIT_OK;
-		fprintf(stderr, "calibrate: %zu operation(s), %d without a calibration; run %s\n",
-			e.n_units, missing, e.run);
-		engine_end(&e, rc);
-	}
-	engine_free(&e);
+	if (!rc)
+		rc = calibrate_phase(&o);
+	else if (rc < 0)
+		rc = EXIT_OK;
 	engine_opts_free(&o);
 	return rc;
 }

@@ -1,21 +1,14 @@
 /*
- * cmd_check_host.c — `ngcc-perf check-host [--cpu N] [--json]`: is this
- * host fit to measure on (method §3)?  Prints the environment summary,
- * one `HOST: <problem>` line per problem, then `host ready` or
- * `<n> problem(s)`.  Writes nothing; the measuring phases run the same
- * checks and store them.
+ * cmd_check_host.c — `ngcc-perf check-host [--cpu N] [--json]`: the options
+ * of the host check (host/show.h).
  */
 #include "cli/cli.h"
+#include "host/show.h"
 
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "evidence/json.h"
-#include "host/env.h"
-#include "host/hostcheck.h"
 
 static void check_host_usage(FILE *out)
 {
@@ -49,120 +42,6 @@ static int parse_cpu(const char *s, int *cpu)
 	return 0;
 }
 
-static const char *or_text(const char *s, const char *fallback)
-{
-	return s && *s ? s : fallback;
-}
-
-static void print_row(const char *item, const char *value)
-{
-	printf("%-16s %s\n", item, value);
-}
-
-static void print_counter(const json_t *env)
-{
-	const json_t *c = json_object_get(env, "counter");
-	const char *name = jget_str(c, "name", "none");
-	const char *why = jget_str(c, "why_fallback", NULL);
-	char *line;
-
-	if (!strcmp(name, "none"))
-		line = xasprintf("none: cycles are not measured (%s)", or_text(why, "no counter"));
-	else
-		line = xasprintf("%s at %.2f GHz%s, empty bracket %.0f ticks / %.0f ns (median)%s%s",
-				 name, jget_real(c, "hz", 0) / 1e9,
-				 jget_bool(c, "reference_ticks", 0) ? " (reference ticks, not core cycles)" : "",
-				 jget_real(c, "overhead_ticks_median", 0),
-				 jget_real(c, "overhead_ns_median", 0),
-				 why ? "; fallback because " : "", why ? why : "");
-	print_row("counter", line);
-	free(line);
-}
-
-static void print_clock(const json_t *env)
-{
-	const json_t *probe = json_object_get(env, "core_clock_hz");
-	char *text = env_clock_text(env);
-	const char *source = jget_str(probe, "source", NULL);
-	char *line;
-
-	if (source && !strcmp(source, "reference-ticks"))
-		line = xasprintf("%s [probe measured reference ticks per second: no hardware cycle counter]", text);
-	else
-		line = xstrdup(text);
-	print_row("clock", line);
-	free(line);
-	free(text);
-}
-
-static void print_load(const json_t *env)
-{
-	const json_t *la = json_object_get(env, "load_average");
-	long long others = jget_int(env, "other_runnable_tasks_on_cpu", -1);
-	char *line;
-
-	if (json_array_size(la) == 3)
-		line = xasprintf("%.2f %.2f %.2f", json_number_value(json_array_get(la, 0)),
-				 json_number_value(json_array_get(la, 1)),
-				 json_number_value(json_array_get(la, 2)));
-	else
-		line = xstrdup("unknown");
-	print_row("load average", line);
-	free(line);
-	if (others >= 0) {
-		line = xasprintf("%lld", others);
-		print_row("other runnable", line);
-		free(line);
-	}
-}
-
-static void print_summary(const json_t *env, const json_t *facts)
-{
-	char *cpu = xasprintf("%lld (%lld logical CPUs online)", jget_int(env, "cpu_number", -1),
-			      jget_int(env, "logical_cpus_online", 0));
-	const char *hv = jget_str(facts, "hypervisor_type", NULL);
-	char *virt = jget_bool(env, "virtualized", 0)
-		? xasprintf("yes%s%s", hv ? ", " : " (hypervisor CPU flag)", hv ? hv : "")
-		: xstrdup("no");
-
-	print_row("architecture", or_text(jget_str(env, "architecture", NULL), "unknown"));
-	print_row("CPU model", or_text(jget_str(env, "cpu_model", NULL), "unknown"));
-	if (jget_str(env, "machine", NULL))
-		print_row("machine", jget_str(env, "machine", NULL));
-	print_row("CPU number", cpu);
-	print_counter(env);
-	print_row("governor", or_text(jget_str(env, "cpufreq_governor", NULL), "none (no cpufreq)"));
-	print_row("turbo", env_turbo_text(env));
-	print_row("SMT", env_smt_text(env));
-	print_clock(env);
-	print_row("virtualised", virt);
-	print_row("isolcpus", or_text(jget_str(env, "isolcpus", NULL), "none"));
-	print_row("nohz_full", or_text(jget_str(env, "nohz_full", NULL), "none"));
-	print_load(env);
-	free(cpu);
-	free(virt);
-}
-
-static void print_json(int cpu, json_t *env, json_t *facts, const struct strlist *problems)
-{
-	json_t *out = json_object(), *list = json_array();
-	char *text;
-	size_t i;
-
-	for (i = 0; i < problems->n; i++)
-		json_array_append_new(list, json_string(problems->items[i]));
-	json_object_set_new(out, "schema", evidence_schema("check-host", 1));
-	json_object_set_new(out, "cpu", json_integer(cpu));
-	json_object_set_new(out, "environment", json_incref(env));
-	json_object_set_new(out, "checks", json_incref(facts));
-	json_object_set_new(out, "problems", list);
-	json_object_set_new(out, "host_ready", json_boolean(problems->n == 0));
-	text = evidence_dumps(out);
-	fputs(text, stdout);
-	free(text);
-	json_decref(out);
-}
-
 int cmd_check_host(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -171,10 +50,7 @@ int cmd_check_host(int argc, char **argv, const struct cli_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct strlist problems = STRLIST_INIT;
-	json_t *env, *facts = NULL;
 	int opt, cpu = -1, as_json = 0;
-	size_t i;
 
 	(void)ctx;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -200,26 +76,5 @@ int cmd_check_host(int argc, char **argv, const struct cli_ctx *ctx)
 		ngcc_error("check-host: unexpected argument '%s'; see 'ngcc-perf check-host --help'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (cpu < 0 && (cpu = host_default_cpu()) < 0) {
-		ngcc_error("check-host: cannot read this process's CPU affinity; give --cpu N");
-		return EXIT_SYSTEM;
-	}
-	host_check(cpu, &problems, &facts);
-	env = env_capture(cpu, NULL);
-	if (as_json) {
-		print_json(cpu, env, facts, &problems);
-	} else {
-		print_summary(env, facts);
-		for (i = 0; i < problems.n; i++)
-			printf("HOST: %s\n", problems.items[i]);
-		if (problems.n)
-			printf("%zu problem(s)\n", problems.n);
-		else
-			printf("host ready\n");
-	}
-	json_decref(env);
-	json_decref(facts);
-	i = problems.n;
-	sl_free(&problems);
-	return i ? EXIT_FAILED : EXIT_OK;
+	return host_check_show(cpu, as_json);
 }

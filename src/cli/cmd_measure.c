@@ -1,14 +1,14 @@
 /*
- * cmd_measure.c — `ngcc-perf measure --run DIR [ID...] [options]`: time
- * every operation of every measurable instance (method §2.5), calibrating
- * first what has no complete calibration, resuming what is already done.
+ * cmd_measure.c — `ngcc-perf measure --run DIR [ID...] [options]`: the
+ * options of timing every operation (method §2.5) and the memory pass
+ * after it (campaign/engine.h, campaign/memory.h).
  */
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "cli/cli.h"
+#include "cli/engine_cli.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static void measure_usage(FILE *out)
 {
@@ -44,31 +44,13 @@ static void measure_usage(FILE *out)
 int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct engine_opts o;
-	struct engine e;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	int memory_pass = !memory_strip_option(&argc, argv);
 	int rc = engine_parse_cli(argc, argv, &o, measure_usage);
-	if (rc) {
-		engine_opts_free(&o);
-		return rc < 0 ? EXIT_OK : rc;
-	}
-	rc = engine_begin(&e, &o, "measure");
-	/* The benchmark CPU is now off this process's affinity: the memory
-	 * pass must be told which one it was. */
-	if (o.cpu < 0)
-		o.cpu = e.cpu;
-	if (rc == EXIT_OK) {
-		rc = engine_measure(&e);
-		engine_end(&e, rc);
-	}
-	engine_free(&e);
-	/* The pass takes the run and CPU locks again itself. */
-	if (rc == EXIT_OK || rc == EXIT_FAILED) {
-		memory_record_option(&o, memory_pass);
-		int mrc = memory_pass ? memory_phase(&o) : EXIT_OK;
-		if (mrc > rc)
-			rc = mrc;
-	}
+	if (!rc)
+		rc = measure_command(&o, memory_pass);
+	else if (rc < 0)
+		rc = EXIT_OK;
 	engine_opts_free(&o);
 	return rc;
 }

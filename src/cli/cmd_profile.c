@@ -6,10 +6,9 @@
  */
 #include "campaign/profile.h"
 #include "cli/cli.h"
+#include "cli/engine_cli.h"
 
 #include <stdio.h>
-
-int cmd_profile(int argc, char **argv, const struct cli_ctx *ctx);
 
 static void profile_usage(FILE *out)
 {

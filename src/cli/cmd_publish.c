@@ -88,18 +88,11 @@ int cmd_publish(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	char *run_abs = ws_resolve(ctx, run), *ds_abs = ws_resolve(ctx, dataset);
 	char *run_norm = path_absolute(run_abs), *ds_norm = path_absolute(ds_abs);
-	int rc;
-	if (!path_is_dir(run_norm)) {
-		ngcc_error("publish: run directory %s not found; give the --run DIR of "
-			   "'ngcc-perf measure'", run_norm);
-		rc = EXIT_INPUT;
-	} else {
-		o.workspace = ctx->workspace;
-		o.run = run_norm;
-		o.dataset = ds_norm;
-		o.out = stdout;
-		rc = publish_dataset(&o);
-	}
+	o.workspace = ctx->workspace;
+	o.run = run_norm;
+	o.dataset = ds_norm;
+	o.out = stdout;
+	int rc = publish_dataset(&o);
 	free(run_abs);
 	free(ds_abs);
 	free(run_norm);

@@ -43,7 +43,6 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct selftest st = { stdout, 0, 0, 0 };
 	int c;
 
 	(void)ctx;
@@ -64,11 +63,5 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_USAGE;
 	}
 
-	selftest_run(&st);
-	printf("selftest: %u passed, %u failed", st.passed, st.failed);
-	if (st.skipped)
-		printf(", %u skipped", st.skipped);
-	putchar('\n');
-	fflush(stdout);
-	return st.failed ? EXIT_FAILED : EXIT_OK;
+	return selftest_command(stdout);
 }

@@ -92,12 +92,7 @@ char *ws_path(const struct cli_ctx *ctx, const char *fmt, ...)
 
 char *ws_resolve(const struct cli_ctx *ctx, const char *user_path)
 {
-	if (user_path[0] == '/')
-		return xstrdup(user_path);
-	char *joined = path_join(ctx->workspace, user_path);
-	char *abs = path_absolute(joined);
-	free(joined);
-	return abs;
+	return path_resolve(ctx->workspace, user_path);
 }
 
 int main(int argc, char **argv)

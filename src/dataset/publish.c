@@ -52,69 +52,16 @@ struct pub {
 	size_t n_records, n_profiles, n_kat, n_pages;
 };
 
-/* ---- paths inside the evidence ------------------------------------------------ */
-
-/* s with every occurrence of `from` replaced by `to`; NULL if none. */
-static char *replace_all(const char *s, const char *from, const char *to)
-{
-	size_t flen = strlen(from);
-	const char *hit = flen ? strstr(s, from) : NULL;
-	if (!hit)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	while (hit) {
-		sb_add(&sb, s, (size_t)(hit - s));
-		sb_adds(&sb, to);
-		s = hit + flen;
-		hit = strstr(s, from);
-	}
-	sb_adds(&sb, s);
-	return sb_detach(&sb);
-}
-
-struct rule {
-	const char *from, *to;
-};
-
-static size_t rule_len(const struct rule *r)
-{
-	return r->from ? strlen(r->from) : 0;
-}
-
-/* Longest prefix first: the run usually lies inside the workspace. */
-static void sort_rules(struct rule *r, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int k = i; k > 0 && rule_len(&r[k]) > rule_len(&r[k - 1]); k--) {
-			struct rule t = r[k];
-			r[k] = r[k - 1];
-			r[k - 1] = t;
-		}
-}
-
 /* The string with the run and workspace prefixes dropped and our own tree
  * written as <ngcc-perf>/ (method §11.1); NULL when unchanged. */
 static char *relative_text(const struct pub *p, const char *s)
 {
-	struct rule rules[3] = {
-		{ p->o->run, "" }, { p->o->workspace, "" }, { ngcc_home(), "<ngcc-perf>" },
-	};
-	char *cur = NULL;
-	sort_rules(rules, 3);
-	for (int i = 0; i < 3; i++) {
-		if (rule_len(&rules[i]) < 2)
-			continue;
-		char *from = xasprintf("%s/", rules[i].from);
-		char *to = *rules[i].to ? xasprintf("%s/", rules[i].to) : xstrdup("");
-		char *next = replace_all(cur ? cur : s, from, to);
-		if (next) {
-			free(cur);
-			cur = next;
-		}
-		free(from);
-		free(to);
+	char *r = path_hide_ours(s, p->o->workspace, p->o->run);
+	if (!strcmp(r, s)) {
+		free(r);
+		return NULL;
 	}
-	return cur;
+	return r;
 }
 
 static int relativize(const struct pub *p, json_t *j);
@@ -781,6 +728,11 @@ int publish_dataset(const struct publish_opts *o)
 {
 	struct pub p;
 	struct evidence_list ev = { NULL, 0 };
+	if (!path_is_dir(o->run)) {
+		ngcc_error("publish: run directory %s not found; give the --run DIR of "
+			   "'ngcc-perf measure'", o->run);
+		return EXIT_INPUT;
+	}
 	memset(&p, 0, sizeof p);
 	p.o = o;
 	int rc = prepare(&p);

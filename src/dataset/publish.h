@@ -38,9 +38,9 @@ struct publish_opts {
 /*
  * Publish.  Returns an ngcc_exit code: 0 published; 2 refused (unfixed
  * records without publish_unfixed, a bad --defer expression); 3 bad input
- * (no campaign.json, corrupt evidence, an absolute path that remains);
- * 4 I/O failure.  On any failure the existing dataset is untouched and
- * the temporary tree is removed.
+ * (no run directory, no campaign.json, corrupt evidence, an absolute path
+ * that remains); 4 I/O failure.  On any failure the existing dataset is
+ * untouched and the temporary tree is removed.
  */
 int publish_dataset(const struct publish_opts *o);
 

@@ -121,33 +121,6 @@ static size_t compare_stored(const struct dataset *ds, const char *path, const c
 	return n;
 }
 
-static size_t check_system(const char *dataset_dir, const char *sys, FILE *out)
-{
-	struct dataset ds;
-	char *err = NULL, *path = xasprintf("%s/data/%s/%s", dataset_dir, sys, SIZE_AUDIT_FILE);
-	size_t n;
-	if (dataset_load_published(&ds, dataset_dir, sys, &err))
-		n = problem(out, sys, "cannot be recomputed: %s", err ? err : "the dataset does not load");
-	else if (size_audit_catalog_check(&ds, &err))
-		n = problem(out, sys, "cannot be recomputed: %s", err);
-	else
-		n = compare_stored(&ds, path, sys, out);
-	dataset_free(&ds);
-	free(err);
-	free(path);
-	return n;
-}
-
-size_t size_audit_check(const char *dataset_dir, FILE *out)
-{
-	struct strlist systems = STRLIST_INIT;
-	size_t n = 0;
-	dataset_systems(dataset_dir, &systems);
-	for (size_t i = 0; i < systems.n; i++)
-		n += check_system(dataset_dir, systems.items[i], out);
-	sl_free(&systems);
-	return n;
-}
 int size_audit_write_published(const char *dataset_dir, const char *sys, char **err)
 {
 	struct dataset ds;
@@ -158,4 +131,57 @@ int size_audit_write_published(const char *dataset_dir, const char *sys, char **
 	dataset_free(&ds);
 	free(path);
 	return rc;
+}
+
+/* One loaded system: its catalog, then the stored audit against the
+ * recomputed one. */
+static size_t check_loaded(const char *dataset_dir, const struct dataset *ds, const char *sys,
+			   FILE *out)
+{
+	char *err = NULL, *path = xasprintf("%s/data/%s/%s", dataset_dir, sys, SIZE_AUDIT_FILE);
+	size_t n;
+	if (size_audit_catalog_check(ds, &err))
+		n = problem(out, sys, "cannot be recomputed: %s", err);
+	else
+		n = compare_stored(ds, path, sys, out);
+	free(err);
+	free(path);
+	return n;
+}
+
+static size_t check_system(const char *dataset_dir, const char *sys, FILE *out)
+{
+	struct dataset ds;
+	char *err = NULL;
+	size_t n;
+	if (dataset_load_published(&ds, dataset_dir, sys, &err))
+		n = problem(out, sys, "cannot be recomputed: %s", err ? err : "the dataset does not load");
+	else
+		n = check_loaded(dataset_dir, &ds, sys, out);
+	dataset_free(&ds);
+	free(err);
+	return n;
+}
+
+size_t size_audit_check_loaded(const char *dataset_dir, const struct strlist *ids,
+			       const struct dataset *ds, FILE *out)
+{
+	struct strlist systems = STRLIST_INIT;
+	size_t n = 0;
+	dataset_systems(dataset_dir, &systems);
+	for (size_t i = 0; i < systems.n; i++) {
+		const struct dataset *loaded = NULL;
+		for (size_t k = 0; ids && ds && k < ids->n && !loaded; k++)
+			if (!strcmp(ids->items[k], systems.items[i]))
+				loaded = &ds[k];
+		n += loaded ? check_loaded(dataset_dir, loaded, systems.items[i], out)
+			    : check_system(dataset_dir, systems.items[i], out);
+	}
+	sl_free(&systems);
+	return n;
+}
+
+size_t size_audit_check(const char *dataset_dir, FILE *out)
+{
+	return size_audit_check_loaded(dataset_dir, NULL, NULL, out);
 }

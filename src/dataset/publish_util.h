@@ -44,4 +44,10 @@ int size_audit_write_published(const char *dataset_dir, const char *sys, char **
  */
 size_t size_audit_check(const char *dataset_dir, FILE *out);
 
+/* size_audit_check with the systems ids already loaded in ds (validate
+ * loads a dataset once); a system not among them is loaded here. */
+struct dataset;
+size_t size_audit_check_loaded(const char *dataset_dir, const struct strlist *ids,
+			       const struct dataset *ds, FILE *out);
+
 #endif

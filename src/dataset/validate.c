@@ -15,7 +15,9 @@
 #include "dataset/publish_util.h"
 #include "evidence/names.h"
 #include "evidence/paths.h"
+#include "kat/katlog.h"
 #include "model/dataset.h"
+#include "report/report.h"
 #include "util/fsutil.h"
 #include "evidence/record.h"
 #include "host/env.h"
@@ -186,31 +188,6 @@ static int status_has_log(const char *s)
 	return 0;
 }
 
-/* Status word of the last line when it is `RESULT <id> <label> <STATUS> …`;
- * NULL otherwise.  *id gets the id (both malloc'd). */
-static char *last_result(const char *log, char **id)
-{
-	const char *end = log + strlen(log);
-	while (end > log && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	const char *start = end;
-	while (start > log && start[-1] != '\n')
-		start--;
-	char *line = xstrndup(start, (size_t)(end - start));
-	char *save = NULL, *w[4] = { NULL, NULL, NULL, NULL };
-	w[0] = strtok_r(line, " ", &save);
-	for (int k = 1; k < 4 && w[k - 1]; k++)
-		w[k] = strtok_r(NULL, " ", &save);
-	char *status = NULL;
-	*id = NULL;
-	if (w[0] && !strcmp(w[0], "RESULT") && w[3]) {
-		status = xstrdup(w[3]);
-		*id = xstrdup(w[1]);
-	}
-	free(line);
-	return status;
-}
-
 /* A PARTIAL status rests on the one-record recheck: its published log
  * katcheck/<cand>/<stem>.log must end with a PASS. */
 static void check_recheck(struct val *v, const char *log_rel)
@@ -219,7 +196,7 @@ static void check_recheck(struct val *v, const char *log_rel)
 	char *path = path_join(v->root, rel), *log = NULL, *id = NULL, *status = NULL;
 	if (read_file(path, &log, NULL))
 		problem(v, rel, "missing: the PARTIAL KAT status needs the recheck log");
-	else if (!(status = last_result(log, &id)) || strcmp(status, "PASS"))
+	else if (!(status = katlog_final_result(log, &id)) || strcmp(status, "PASS"))
 		problem(v, rel, "recheck does not end with a PASS RESULT line (%s)",
 			status ? status : "none");
 	free(status);
@@ -255,7 +232,7 @@ static void check_kat_log(struct val *v, const char *key, const json_t *e,
 	if (!want || strcmp(hex, want))
 		problem(v, log_rel, "SHA-256 %.16s… differs from build.json's kat_log_sha256 %.16s…",
 			hex, want ? want : "(none)");
-	char *status = last_result(log, &id);
+	char *status = katlog_final_result(log, &id);
 	/* PARTIAL is a TIMEOUT whose one-record recheck matched (method §2.2). */
 	int same = status && kat && (!strcmp(status, kat) ||
 				     (!strcmp(kat, "PARTIAL") && !strcmp(status, "TIMEOUT")));
@@ -629,25 +606,48 @@ static void compare_tree(struct val *v, const char *top, const struct regen *fil
 	free(dir);
 }
 
-static void check_pages(struct val *v)
+/* Every system of the dataset loaded once, for the size audits, the pages
+ * and the site alike. */
+struct loaded {
+	struct strlist ids;     /* dataset_published_systems order */
+	struct dataset *ds;     /* NULL when a system did not load */
+	char *err;              /* why (the first that did not) */
+};
+
+static void load_all(const char *dataset, struct loaded *l)
 {
-	struct rendered_pages pages;
-	char *err = NULL;
-	if (pages_render_dataset(v->dataset, &pages, &err)) {
-		mismatch(v, "reports", "cannot regenerate the pages: %s", err ? err : "?");
-		free(err);
-		return;
-	}
-	struct regen *r = xcalloc(pages.n ? pages.n : 1, sizeof *r);
-	for (size_t i = 0; i < pages.n; i++)
-		r[i] = (struct regen){ pages.v[i].path, pages.v[i].data, pages.v[i].len };
-	compare_tree(v, "reports", r, pages.n);
-	free(r);
-	pages_free(&pages);
+	memset(l, 0, sizeof *l);
+	if (dataset_load_all_published(dataset, &l->ids, &l->ds, &l->err))
+		l->ds = NULL;
 }
 
-/* The HTML site of report-format §10–§11, when the dataset has one. */
-static void check_site(struct val *v)
+static void free_loaded(struct loaded *l)
+{
+	if (l->ds)
+		datasets_free(l->ds, l->ids.n);
+	sl_free(&l->ids);
+	free(l->err);
+}
+
+/* The Markdown tree regenerated from the loaded systems and compared with
+ * reports/; *pages keeps it for the site (NULL when it cannot be made). */
+static void check_pages(struct val *v, struct loaded *l, struct report_out *pages)
+{
+	memset(pages, 0, sizeof *pages);
+	if (!l->ds || report_render_systems(l->ds, l->ids.n, 1, pages)) {
+		mismatch(v, "reports", "cannot regenerate the pages: %s", l->err ? l->err : "?");
+		return;
+	}
+	struct regen *r = xcalloc(pages->n ? pages->n : 1, sizeof *r);
+	for (size_t i = 0; i < pages->n; i++)
+		r[i] = (struct regen){ pages->f[i].path, pages->f[i].data, pages->f[i].len };
+	compare_tree(v, "reports", r, pages->n);
+	free(r);
+}
+
+/* The HTML site of report-format §10–§11, when the dataset has one, built
+ * from the same loaded systems and Markdown tree. */
+static void check_site(struct val *v, struct loaded *l, const struct report_out *pages)
 {
 	char *dir = path_join(v->dataset, "site");
 	int present = path_is_dir(dir);
@@ -656,9 +656,11 @@ static void check_site(struct val *v)
 		return;
 	struct site_files site = { NULL, 0 };
 	char *err = NULL;
-	if (site_render_published(v->dataset, &site, &err)) {
-		mismatch(v, "site", "cannot regenerate the site: %s", err ? err : "?");
+	if (!l->ds || site_render_loaded(v->dataset, &l->ids, l->ds, pages, &site, &err)) {
+		mismatch(v, "site", "cannot regenerate the site: %s",
+			 err ? err : l->err ? l->err : "?");
 		free(err);
+		site_files_free(&site);
 		return;
 	}
 	struct regen *r = xcalloc(site.n ? site.n : 1, sizeof *r);
@@ -706,9 +708,14 @@ int validate_dataset(const char *dataset, const struct validate_opts *o,
 	load_systems_csv(dataset, &csv_ids, &have_csv);
 	for (size_t i = 0; i < systems.n; i++)
 		validate_system(&v, systems.items[i], &csv_ids, have_csv);
-	v.c.problems += size_audit_check(dataset, v.out);
-	check_pages(&v);
-	check_site(&v);
+	struct loaded l;
+	struct report_out pages;
+	load_all(dataset, &l);
+	v.c.problems += size_audit_check_loaded(dataset, &l.ids, l.ds, v.out);
+	check_pages(&v, &l, &pages);
+	check_site(&v, &l, pages.n ? &pages : NULL);
+	report_out_free(&pages);
+	free_loaded(&l);
 	fprintf(v.out, "%zu timing record(s), %zu profile(s), %zu KAT log(s), %zu problem(s); "
 		"report check: ", v.c.records, v.c.profiles, v.c.kat_logs, v.c.problems);
 	if (v.c.mismatches)

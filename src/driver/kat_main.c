@@ -22,6 +22,7 @@
 #include "driver/loader.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
+#include "kat/katlog.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -69,6 +70,21 @@ static void out_printf(const char *fmt, ...)
 	free(s);
 }
 
+/* One "key = value" line of the result stream (kat/katlog.h). */
+static void out_field(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_field(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *value = xvasprintf(fmt, ap);
+	va_end(ap);
+	struct strbuf sb = STRBUF_INIT;
+	katlog_field(&sb, key, value);
+	out_write(sb.buf, sb.len);
+	sb_free(&sb);
+	free(value);
+}
+
 /* RESULT lines are one line: flatten whatever a detail contains. */
 static void flatten(char *s)
 {
@@ -84,8 +100,10 @@ finish(const struct kat_args *a, enum kat_status st, char *detail)
 	/* What the candidate printed is diagnostic output worth keeping; the
 	 * official driver's exit() would flush it too. */
 	fflush(NULL);
-	out_printf("RESULT %s %s %s%s%s\n", a->id, a->label, kat_status_name(st),
-		   detail && *detail ? " " : "", detail ? detail : "");
+	char *line = katlog_result_line(a->id, a->label, kat_status_name(st),
+					detail && *detail ? detail : NULL);
+	out_printf("%s\n", line);
+	free(line);
 	free(detail);
 	/* _exit: a candidate's atexit handlers or destructors must not get
 	 * the last word on our exit code. */
@@ -146,15 +164,17 @@ static int parse_args(int argc, char **argv, struct kat_args *a)
 
 static void write_metadata(const struct kat_args *a, const struct ngcc_meta *m)
 {
-	out_printf("instance = %s\n", m->instance ? m->instance : "");
-	out_printf("variant = %s\n", m->variant ? m->variant : "");
-	out_printf("flags = %s\n", m->flags ? m->flags : "");
-	out_printf("compiler = %s\n", m->compiler ? m->compiler : "");
-	out_printf("runtime = %s\n", m->runtime ? m->runtime : "");
-	out_printf("pk_bytes = %llu\nsk_bytes = %llu\nct_bytes = %llu\nss_bytes = %llu\n",
-		   m->pk_bytes, m->sk_bytes, m->ct_bytes, m->ss_bytes);
+	out_field("instance", "%s", m->instance ? m->instance : "");
+	out_field("variant", "%s", m->variant ? m->variant : "");
+	out_field("flags", "%s", m->flags ? m->flags : "");
+	out_field("compiler", "%s", m->compiler ? m->compiler : "");
+	out_field("runtime", "%s", m->runtime ? m->runtime : "");
+	out_field("pk_bytes", "%llu", m->pk_bytes);
+	out_field("sk_bytes", "%llu", m->sk_bytes);
+	out_field("ct_bytes", "%llu", m->ct_bytes);
+	out_field("ss_bytes", "%llu", m->ss_bytes);
 	if (m->label && *m->label && strcmp(m->label, a->label))
-		out_printf("library_label = %s\n", m->label);
+		out_field("library_label", "%s", m->label);
 }
 
 static enum kat_status compare(const struct kat_args *a,
@@ -222,12 +242,12 @@ int main(int argc, char **argv)
 	/* The manifest's :N fixes how many records we generate. */
 	int records = mode.records ? mode.records
 		      : a.records > 0 ? a.records : KAT_DEFAULT_RECORDS;
-	out_printf("records = %d\n", records);
+	out_field("records", "%d", records);
 	if (a.manifest_digest)
-		out_printf("manifest = %s %s %s\n", a.manifest_digest, a.manifest_mode,
-			   a.manifest_file ? a.manifest_file : "");
+		out_field("manifest", "%s %s %s", a.manifest_digest, a.manifest_mode,
+			  a.manifest_file ? a.manifest_file : "");
 	else if (a.reference)
-		out_printf("reference = %s\n", a.reference);
+		out_field("reference", "%s", a.reference);
 
 	struct candidate_lib lib;
 	char *err = NULL;

@@ -68,3 +68,58 @@ int json_find_absolute(const json_t *j, const char *const *needles, char **where
 	sb_free(&path);
 	return found;
 }
+
+/* ---- hiding our own prefixes ---- */
+
+/* The rule whose directory starts at s and ends at a path boundary, the
+ * longest one when several do; NULL when none. */
+static const struct path_rule *rule_at(const char *s, const struct path_rule *rules, size_t n)
+{
+	const struct path_rule *best = NULL;
+	size_t best_len = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *from = rules[i].from;
+		size_t len = from ? strlen(from) : 0;
+		if (len < 2 || len <= best_len || strncmp(s, from, len))
+			continue;
+		/* A relative spelling needs something below the directory. */
+		int boundary = s[len] == '/' || (s[len] == '\0' && *rules[i].to);
+		if (boundary) {
+			best = &rules[i];
+			best_len = len;
+		}
+	}
+	return best;
+}
+
+char *path_hide(const char *s, const struct path_rule *rules, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	while (*s) {
+		const struct path_rule *r = rule_at(s, rules, n);
+		if (!r) {
+			sb_addc(&sb, *s++);
+			continue;
+		}
+		s += strlen(r->from);
+		sb_adds(&sb, r->to);
+		if (!*r->to && *s == '/')
+			s++;
+	}
+	return sb_detach(&sb);
+}
+
+char *path_hide_ours(const char *s, const char *workspace, const char *run)
+{
+	struct path_rule rules[3] = {
+		{ run, "" }, { workspace, "" }, { ngcc_home(), NGCC_TREE_TAG },
+	};
+	return path_hide(s, rules, 3);
+}
+
+char *path_unhide_ours(const char *s)
+{
+	const struct path_rule tag = { NGCC_TREE_TAG, ngcc_home() };
+	return path_hide(s, &tag, 1);
+}

@@ -277,3 +277,15 @@ json_t *profile_build(const struct profile_input *in)
 	json_object_set_new(j, "coverage", copy_or_null(in->coverage));
 	return j;
 }
+
+static int profile_match(const json_t *rec, const void *ctx, char **why)
+{
+	const struct profile_fp *fp = ctx;
+	if (!strcmp(jget_str(rec, "library_sha256", ""), fp->library_sha256) &&
+	    !strcmp(jget_str(rec, "library_instrumented_sha256", ""), fp->instrumented_sha256))
+		return 1;
+	*why = xstrdup("made from another library (rebuilt since)");
+	return 0;
+}
+
+const struct unit_format profile_format = { PROFILE_KIND, PROFILE_VERSION, "profile", profile_match };

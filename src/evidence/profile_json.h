@@ -27,6 +27,8 @@
 #define NGCC_PROFILE_JSON_H
 
 #include <jansson.h>
+
+#include "evidence/unitfile.h"
 #include <stdint.h>
 
 #define PROFILE_KIND "profile"
@@ -80,5 +82,15 @@ json_t *profile_build(const struct profile_input *in);
 
 /* "complete" when the driver exited 0 and reported operations and total. */
 const char *profile_status(int exited_ok, const json_t *result);
+
+/* A profile's inputs (method §11.2): the timed library and the
+ * instrumented relink it was measured on. */
+struct profile_fp {
+	const char *library_sha256;
+	const char *instrumented_sha256;
+};
+/* The profile record as a unit file (evidence/unitfile.h); its context is
+ * a struct profile_fp. */
+extern const struct unit_format profile_format;
 
 #endif

@@ -461,33 +461,14 @@ int record_fp_matches(const json_t *rec, const struct record_fp *fp, char **why)
 	return 0;
 }
 
+static int record_match(const json_t *rec, const void *fp, char **why)
+{
+	return record_fp_matches(rec, fp, why);
+}
+
+const struct unit_format record_format = { RECORD_KIND, RECORD_VERSION, "record", record_match };
+
 enum unit_state record_classify(const char *path, const struct record_fp *fp, char **why)
 {
-	*why = NULL;
-	if (!path_exists(path))
-		return UNIT_MISSING;
-	char *err = NULL;
-	json_t *rec = evidence_load(path, &err);
-	if (!rec) {
-		*why = xasprintf("corrupt record %s: %s", path, err ? err : "unreadable");
-		free(err);
-		return UNIT_CORRUPT;
-	}
-	if (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION) ||
-	    !json_is_string(json_object_get(rec, "status"))) {
-		*why = xasprintf("corrupt record %s: no ngcc-perf/record/%d schema or status",
-				 path, RECORD_VERSION);
-		json_decref(rec);
-		return UNIT_CORRUPT;
-	}
-	const char *status = jget_str(rec, "status", "");
-	enum unit_state st;
-	if (strcmp(status, ST_COMPLETE)) {
-		*why = xasprintf("record %s is %s", path, status);
-		st = UNIT_REDO;
-	} else {
-		st = record_fp_matches(rec, fp, why) ? UNIT_DONE : UNIT_STALE;
-	}
-	json_decref(rec);
-	return st;
+	return unit_file_classify(path, &record_format, fp, NULL, why);
 }

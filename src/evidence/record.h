@@ -45,6 +45,7 @@
 #include "method/plan.h"
 #include "proc/spawn.h"
 #include "stats/stats.h"
+#include "evidence/unitfile.h"
 
 #define RECORD_KIND "record"
 #define RECORD_VERSION 1
@@ -117,14 +118,9 @@ struct record_fp {
 	const char *input_mode;
 };
 
-enum unit_state {
-	UNIT_MISSING,    /* no file */
-	UNIT_DONE,       /* complete and fingerprint matches: skip */
-	UNIT_STALE,      /* complete, other fingerprint */
-	UNIT_REDO,       /* present but not complete */
-	UNIT_CORRUPT,    /* unreadable, not JSON, or unknown schema */
-};
-
+/* The timing record as a unit file (evidence/unitfile.h); its context is
+ * a struct record_fp. */
+extern const struct unit_format record_format;
 /* Classify an existing record file; *why gets a malloc'd explanation for
  * STALE, REDO and CORRUPT. */
 enum unit_state record_classify(const char *path, const struct record_fp *fp, char **why);

@@ -1,7 +1,8 @@
 /*
  * katcompare.h — comparing generated KAT text with the submitted reference
- * (iccs-api.md §5): canonical form and digest, `kat.sha256` manifest
- * entries, and line-by-line comparison with a reference file.
+ * (iccs-api.md §5): canonical form and digest, comparison with a
+ * `kat.sha256` entry (package/manifest.h) or line by line with a reference
+ * file.
  */
 #ifndef NGCC_KATCOMPARE_H
 #define NGCC_KATCOMPARE_H
@@ -9,17 +10,7 @@
 #include <stddef.h>
 
 #include "kat/katgen.h"
-
-/* A manifest mode: "strict" or "nolen", optionally ":N". */
-struct kat_mode {
-	int nolen;   /* drop lines whose key ends in _Len */
-	int records; /* 0 = every record, else only the first N */
-};
-
-/* 0, or -1 if `s` is not a mode. */
-int kat_mode_parse(const char *s, struct kat_mode *mode);
-/* "strict", "nolen:3", ... (malloc'd) */
-char *kat_mode_format(const struct kat_mode *mode);
+#include "package/manifest.h"
 
 /* Canonical form (§5) of text, appended to out. */
 void kat_canonical(const char *text, size_t len, const struct kat_mode *mode,
@@ -28,29 +19,9 @@ void kat_canonical(const char *text, size_t len, const struct kat_mode *mode,
 void kat_canonical_digest(const char *text, size_t len,
 			  const struct kat_mode *mode, char hex[65]);
 
-/* Whether s[0..n) is a SHA-256 digest in hex (64 digits, either case). */
-int kat_is_sha256_hex(const char *s, size_t n);
 
 /* Number of records ("Count" lines) in text. */
 int kat_count_records(const char *text, size_t len);
-
-/* One line of a kat.sha256 manifest. */
-struct kat_manifest_entry {
-	char digest[65];
-	struct kat_mode mode;
-	char *file; /* as written: "<label>/<file>" or "<file>" */
-};
-
-/*
- * Find the entry for instance `label` in manifest text: "<label>/<file>"
- * first, then the bare "<file>", then the only entry under "<label>/".
- * file_name may be NULL (ALGORITHM_INSTANCE unknown).  Returns 1 if found,
- * 0 if not, -1 with *err (malloc'd, "line N: ...") for a malformed line.
- */
-int kat_manifest_find(const char *manifest, const char *label,
-		      const char *file_name, struct kat_manifest_entry *out,
-		      char **err);
-void kat_manifest_entry_free(struct kat_manifest_entry *e);
 
 /*
  * Compare generated text with a reference after canonicalisation; a

@@ -10,6 +10,7 @@
 #include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/names.h"
+#include "kat/katlog.h"
 #include "package/conf.h"
 #include "method/natsort.h"
 #include "util/util.h"
@@ -221,29 +222,6 @@ static void load_extra_dir(const char *root, const char *kind, struct ds_candida
 
 /* ---- KAT ---------------------------------------------------------------- */
 
-/* The last `RESULT <id> <label> <STATUS> [detail]` line of a log. */
-static void parse_result(const char *log, char **status, char **detail)
-{
-	const char *last = NULL;
-	for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (str_starts_with(p, "RESULT "))
-			last = p;
-	*status = *detail = NULL;
-	if (!last)
-		return;
-	char *line = xstrndup(last, strcspn(last, "\r\n"));
-	char *save = NULL, *tok;
-	strtok_r(line, " ", &save);          /* RESULT */
-	strtok_r(NULL, " ", &save);          /* id */
-	strtok_r(NULL, " ", &save);          /* label */
-	if ((tok = strtok_r(NULL, " ", &save))) {
-		*status = xstrdup(tok);
-		if (save && *str_trim(save))
-			*detail = xstrdup(str_trim(save));
-	}
-	free(line);
-}
-
 static char *kat_log_path(const struct ds_source *src, const struct ds_candidate *c,
 			  const struct ds_instance *in)
 {
@@ -264,7 +242,7 @@ static void load_kat(const struct ds_source *src, const struct ds_candidate *c,
 	if (!read_file(path, &log, &len)) {
 		sha256_hex(log, len, in->kat_sha256);
 		in->kat_log_rel = xasprintf("kat/%s/%s.log", c->id, in->stem);
-		parse_result(log, &status, &detail);
+		katlog_last_result(log, &status, &detail);
 		if (!status)
 			status = xstrdup("NORESULT");
 	}

@@ -643,3 +643,15 @@ void selftest_run(struct selftest *st)
 	check_kat_loop(st);
 	check_openssl(st);
 }
+
+int selftest_command(FILE *out)
+{
+	struct selftest st = { out, 0, 0, 0 };
+	selftest_run(&st);
+	fprintf(out, "selftest: %u passed, %u failed", st.passed, st.failed);
+	if (st.skipped)
+		fprintf(out, ", %u skipped", st.skipped);
+	fputc('\n', out);
+	fflush(out);
+	return st.failed ? EXIT_FAILED : EXIT_OK;
+}

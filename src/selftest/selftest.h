@@ -15,5 +15,8 @@ struct selftest {
 
 /* Run every check, printing to st->out and counting into st. */
 void selftest_run(struct selftest *st);
+/* `selftest`: every check, then "selftest: N passed, M failed[, K
+ * skipped]" on out.  EXIT_OK, or EXIT_FAILED when a check failed. */
+int selftest_command(FILE *out);
 
 #endif

@@ -43,10 +43,35 @@ int site_build(const struct site_input *in, struct site_files *out, char **err);
  * 0, or -1 with *err. */
 int site_render(struct site_system *sys, struct dataset *ds, size_t n,
 		struct site_files *out, char **err);
+/* The site of the report's Markdown tree `pages`, already rendered from
+ * the n systems (report_render_systems with extensions). */
+struct report_out;
+int site_render_pages(struct site_system *sys, size_t n, const struct report_out *pages,
+		      struct site_files *out, char **err);
+/* The site of a published dataset whose systems (ids, in
+ * dataset_published_systems order) are loaded in ds: from pages when they
+ * are rendered already (validate), else rendering them. */
+int site_render_loaded(const char *dataset_dir, const struct strlist *ids, struct dataset *ds,
+		       const struct report_out *pages, struct site_files *out, char **err);
 /* site_render for the published dataset at dataset_dir (data/<SYS>/ and
  * the catalogs), exactly what `ngcc-perf site --dataset DIR` writes to
  * DIR/site.  Nothing in it depends on dataset_dir's spelling. */
 int site_render_published(const char *dataset_dir, struct site_files *out, char **err);
+
+/* `site`: render the site of dir — a published dataset, or a run
+ * directory (it holds campaign.json) read with the workspace's build/ and
+ * catalogs like `report --run` — write it to out and check its links.
+ * out NULL: dir/site for a dataset, <workspace>/site for a run.  Prints
+ * `site: N file(s) in OUT`; returns an ngcc_exit code: 0 written, 1 a
+ * local link does not resolve, 2 a refused out, 3 missing or corrupt
+ * data, 4 cannot write. */
+struct site_request {
+	const char *workspace;   /* absolute */
+	const char *dir;         /* absolute */
+	const char *out;         /* absolute, or NULL */
+	const char *system;      /* --system for a run directory, or NULL */
+};
+int site_make(const struct site_request *r);
 
 /* Extra Markdown pages: per-category tables split from a summary page (the
  * hash page with the hash chart of charts, when there is one). */

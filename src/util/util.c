@@ -192,6 +192,17 @@ char *path_join(const char *a, const char *b)
 	return xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
 }
 
+char *path_joinf(const char *dir, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *rel = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *p = path_join(dir, rel);
+	free(rel);
+	return p;
+}
+
 char *path_dirname(const char *p)
 {
 	const char *slash = strrchr(p, '/');
@@ -296,6 +307,16 @@ static void split_path(const char *p, struct strlist *out)
 		}
 		s = e;
 	}
+}
+
+char *path_resolve(const char *base, const char *p)
+{
+	if (p[0] == '/')
+		return xstrdup(p);
+	char *joined = path_join(base, p);
+	char *abs = path_absolute(joined);
+	free(joined);
+	return abs;
 }
 
 char *path_absolute(const char *p)

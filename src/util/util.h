@@ -65,6 +65,8 @@ void sl_free(struct strlist *sl);
 
 /* Paths. */
 char *path_join(const char *a, const char *b);         /* a/b, a may be "" */
+/* dir/<printf-formatted relative path> */
+char *path_joinf(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *path_dirname(const char *p);
 const char *path_basename(const char *p);
 int path_exists(const char *p);
@@ -75,6 +77,9 @@ int rm_rf(const char *path);                           /* 0 or -1 */
 /* "a/b/../c" style relative path from dir `base` to `p` (both absolute or
  * both relative to the same dir).  Returns a new string. */
 char *path_relative(const char *base, const char *p);
+/* A user-given path like git -C takes it: as given when absolute, else
+ * base/p made absolute and normalised.  Returns a new string. */
+char *path_resolve(const char *base, const char *p);
 /* Absolute, normalised path (no symlink resolution of the last part). */
 char *path_absolute(const char *p);
 
@@ -97,6 +102,9 @@ const char *ngcc_bindir(void);
 const char *ngcc_home_origin(void);
 const char *ngcc_bindir_origin(void);
 char *ngcc_program(const char *name); /* bindir/name */
+/* How evidence names ngcc-perf's own tree (ngcc_home()), so that no
+ * absolute path of this installation is recorded (method §11.1). */
+#define NGCC_TREE_TAG "<ngcc-perf>"
 
 /* Time. */
 double mono_now(void);                 /* CLOCK_MONOTONIC seconds */

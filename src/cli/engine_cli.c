@@ -1,0 +1,111 @@
+/*
+ * engine_cli.c — the command-line options shared by calibrate, measure,
+ * profile and campaign (campaign/engine.h holds what they set).
+ */
+#include "cli/cli.h"
+#include "cli/engine_cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char engine_options_help[] =
+	"  --run DIR            run directory (created if missing; relative to the workspace)\n"
+	"  --cpu N              benchmark CPU (default: the highest allowed)\n"
+	"  --trials N           trials per operation (default 5)\n"
+	"  --trial-target S     timed seconds aimed at per trial (default 1.0)\n"
+	"  --op-budget S        timed budget per operation (default 900)\n"
+	"  --allow-unfixed-host[=REASON]\n"
+	"                       measure on a host that fails its checks; recorded\n"
+	"  --redo-stale         redo complete records whose fingerprint changed\n"
+	"  --max-timeout S      cap every process's hard timeout (tests)\n"
+	"  --counter auto|fallback  cycle counter of the drivers (default auto)\n";
+
+static int parse_pos_double(const char *arg, const char *name, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (*end || end == arg || !(v > 0) || !isfinite(v)) {
+		ngcc_error("%s needs a positive number of seconds, not '%s'", name, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_int(const char *arg, const char *name, int min, int *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || end == arg || v < min || v > 1000000) {
+		ngcc_error("%s needs an integer >= %d, not '%s'", name, min, arg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int engine_opt(struct engine_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'r':
+		o->run = arg;
+		return 1;
+	case 'c':
+		return parse_int(arg, "--cpu", 0, &o->cpu) ? -1 : 1;
+	case 1001:
+		return parse_int(arg, "--trials", 1, &o->planning.trials) ? -1 : 1;
+	case 1002:
+		return parse_pos_double(arg, "--trial-target", &o->planning.trial_target_s) ? -1 : 1;
+	case 1003:
+		return parse_pos_double(arg, "--op-budget", &o->planning.op_budget_s) ? -1 : 1;
+	case 1004:
+		host_override_set(&o->ovr, arg);
+		return 1;
+	case 1005:
+		o->redo_stale = 1;
+		return 1;
+	case 1006:
+		return parse_pos_double(arg, "--max-timeout", &o->max_timeout_s) ? -1 : 1;
+	case 1007:
+		if (!strcmp(arg, "fallback"))
+			o->counter_fallback = 1;
+		else if (strcmp(arg, "auto")) {
+			ngcc_error("--counter is auto or fallback, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Shared by calibrate and measure: options and candidate ids. */
+int engine_parse_cli(int argc, char **argv, struct engine_opts *o,
+		     void (*usage)(FILE *))
+{
+	static const struct option opts[] = {
+		ENGINE_LONG_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		int r = engine_opt(o, c, optarg);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r == 0) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		sl_push(&o->ids, argv[i]);
+	return 0;
+}

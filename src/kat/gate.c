@@ -1,0 +1,845 @@
+/*
+ * gate.c — the KAT gate (method §2.2), behind `ngcc-perf kat` and
+ * `campaign`.
+ *
+ * For every enabled instance that `build` compiled, run bin/ngcc-perf-kat
+ * in its own process group with resource limits and a hard timeout; the
+ * candidate never runs in this process.  The child's RESULT line (on fd 3)
+ * is the status only if its exit code confirms it; a child that ends
+ * without one is a CRASH, a killed one a TIMEOUT.  Evidence:
+ * build/<ID>/kat/<label>.log (kat/katlog.h) and .txt, and the KAT fields of
+ * build/<ID>/build.json.  A guide-built library that does not PASS is
+ * rebuilt once with the harness-default profile and retested (method
+ * §2.1); the first status is kept as guide_result.
+ */
+#include "build/build.h"
+#include "proc/command.h"
+#include "proc/spawn.h"
+#include "util/atomic.h"
+#include "evidence/build_json.h"
+#include "util/fsutil.h"
+#include "evidence/json.h"
+#include "evidence/paths.h"
+#include "kat/katcompare.h"
+#include "kat/gate.h"
+#include "kat/katgen.h"
+#include "kat/katlog.h"
+#include "package/conf.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TAIL_BYTES 4000
+#define LIMIT_AS (8ULL << 30)
+#define LIMIT_FSIZE (1ULL << 30)
+#define LIMIT_NPROC 64
+#define CPU_LIMIT_MARGIN_S 10
+
+/* Where the expected text comes from. */
+struct kat_ref {
+	struct kat_manifest_entry manifest; /* .file set when used */
+	char *path;     /* reference file, absolute */
+	char *path_rel; /* the same, relative to the workspace */
+};
+
+/* One instance to test. */
+struct kat_unit {
+	const struct kat_gate_opts *o;
+	struct candidate_conf *conf;
+	struct instance_conf *ic;
+	const char *id;
+	char *stem;         /* label in file names and RESULT lines */
+	char *key;          /* build.json key */
+	struct kat_ref ref;
+	int records;        /* 0: the child's default (10, or the manifest's N) */
+};
+
+/* What one run of the KAT child gave. */
+struct kat_run {
+	enum kat_status st;
+	char *detail;
+	char *result_line;  /* "RESULT <id> <label> <STATUS> [detail]" */
+	struct strlist meta; /* the child's "key = value" lines */
+	char *text;         /* generated KAT text */
+	size_t text_len;
+	char *child;        /* "exit 0", "killed by signal 11 (SIGSEGV)", ... */
+	double wall_s;
+	char *out_tail, *err_tail;
+};
+
+static void kat_run_free(struct kat_run *r)
+{
+	free(r->detail);
+	free(r->result_line);
+	sl_free(&r->meta);
+	free(r->text);
+	free(r->child);
+	free(r->out_tail);
+	free(r->err_tail);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- finding candidates and references ---- */
+
+static int list_candidates(const char *workspace, struct strlist *ids)
+{
+	char *dir = path_joinf(workspace, "candidates");
+	if (dir_list_having(dir, "candidate.conf", ids)) {
+		ngcc_error("no candidates in workspace %s (%s: %s); add one with "
+			   "`ngcc-perf add PACKAGE`", workspace, dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	return 0;
+}
+
+/* The instance directory's name: the label without "+avx2" and the like. */
+static char *manifest_label(const char *label)
+{
+	return xstrndup(label, strcspn(label, "+"));
+}
+
+static char *kat_file_name(const struct instance_conf *ic)
+{
+	if (ic->instance)
+		return xasprintf("KAT_KEM_%s.txt", ic->instance);
+	if (ic->kat_reference)
+		return xstrdup(path_basename(ic->kat_reference));
+	return NULL;
+}
+
+/* A kat.sha256 entry first, then the conf's kat_reference.  0, or -1 for
+ * a malformed manifest (message printed). */
+static int find_reference(struct kat_unit *u, const char *manifest,
+			  const char *manifest_path)
+{
+	memset(&u->ref, 0, sizeof u->ref);
+	if (manifest) {
+		char *label = manifest_label(u->ic->label), *err = NULL;
+		char *file = kat_file_name(u->ic);
+		int found = kat_manifest_find(manifest, label, file, &u->ref.manifest, &err);
+		free(label);
+		free(file);
+		if (found < 0) {
+			ngcc_error("%s: %s", manifest_path, err);
+			free(err);
+			return -1;
+		}
+		if (found)
+			return 0;
+	}
+	if (u->ic->kat_reference) {
+		u->ref.path_rel = xasprintf("candidates/%s/source/%s", u->id,
+					    u->ic->kat_reference);
+		u->ref.path = path_join(u->o->workspace, u->ref.path_rel);
+	}
+	return 0;
+}
+
+static void child_command(const struct kat_unit *u, const char *library,
+			  struct child_cmd *cmd)
+{
+	child_cmd_init(cmd, "ngcc-perf-kat");
+	child_cmd_arg(cmd, "--lib");
+	child_cmd_arg(cmd, library);
+	child_cmd_arg(cmd, "--id");
+	child_cmd_arg(cmd, u->id);
+	child_cmd_arg(cmd, "--label");
+	child_cmd_arg(cmd, u->stem);
+	if (u->records > 0) {
+		child_cmd_arg(cmd, "--records");
+		child_cmd_argf(cmd, "%d", u->records);
+	}
+	if (u->ref.manifest.file) {
+		char *mode = kat_mode_format(&u->ref.manifest.mode);
+		child_cmd_arg(cmd, "--manifest-digest");
+		child_cmd_arg(cmd, u->ref.manifest.digest);
+		child_cmd_arg(cmd, "--manifest-mode");
+		child_cmd_arg(cmd, mode);
+		child_cmd_arg(cmd, "--manifest-file");
+		child_cmd_arg(cmd, u->ref.manifest.file);
+		free(mode);
+	} else if (u->ref.path) {
+		child_cmd_arg(cmd, "--reference");
+		child_cmd_arg(cmd, u->ref.path);
+	}
+}
+
+/* Split the child's fd-3 output: "key = value" lines, "TEXT <n>" and n
+ * bytes of text, and the final "RESULT ..." line.  Tolerates a truncated
+ * stream (the child died): whatever is there is kept. */
+static void parse_child_output(const char *out, size_t len, struct kat_run *r)
+{
+	size_t pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(out + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - out) : len;
+		char *line = xstrndup(out + pos, end - pos);
+		pos = nl ? end + 1 : len;
+		if (str_starts_with(line, "TEXT ")) {
+			size_t n = strtoull(line + 5, NULL, 10);
+			if (n > len - pos)
+				n = len - pos;
+			free(r->text);
+			r->text = xstrndup(out + pos, n);
+			r->text_len = n;
+			pos += n;
+		} else if (str_starts_with(line, "RESULT ")) {
+			free(r->result_line);
+			r->result_line = line;
+			continue;
+		} else if (strstr(line, " = ")) {
+			sl_push(&r->meta, line);
+		}
+		free(line);
+	}
+	if (!r->text)
+		r->text = xstrdup("");
+}
+
+/* The status: the RESULT line when the exit code confirms it. */
+static void decide_status(const struct kat_unit *u, const struct spawn_res *res,
+			  double timeout_s, struct kat_run *r)
+{
+	char *prefix = xasprintf("RESULT %s %s ", u->id, u->stem);
+	int claimed = -1;
+	const char *detail = NULL;
+	if (r->result_line && str_starts_with(r->result_line, prefix)) {
+		const char *word = r->result_line + strlen(prefix);
+		size_t n = strcspn(word, " ");
+		char *name = xstrndup(word, n);
+		claimed = kat_status_parse(name);
+		free(name);
+		/* The child reports PASS..LOADFAIL; anything else is forged. */
+		if (claimed > KAT_LOADFAIL)
+			claimed = -1;
+		detail = word[n] ? word + n + 1 : NULL;
+	}
+	free(prefix);
+
+	if (res->timed_out) {
+		r->st = KAT_TIMEOUT;
+		r->detail = spawn_describe(res, timeout_s);
+	} else if (!res->exited && res->term_signal == SIGXCPU) {
+		/* Threads can burn CPU time faster than the wall clock runs. */
+		r->st = KAT_TIMEOUT;
+		r->detail = xasprintf("CPU time limit of %llu s exceeded (SIGXCPU)",
+				      (unsigned long long)timeout_s + CPU_LIMIT_MARGIN_S);
+	} else if (claimed >= 0 && res->exited && res->exit_code == claimed) {
+		r->st = (enum kat_status)claimed;
+		r->detail = detail ? xstrdup(detail) : NULL;
+		return; /* keep the child's own line */
+	} else if (res->exited) {
+		r->st = KAT_CRASH;
+		r->detail = claimed >= 0
+			? xasprintf("exit=%d after reporting %s", res->exit_code,
+				    kat_status_name((enum kat_status)claimed))
+			: xasprintf("exit=%d", res->exit_code);
+	} else {
+		r->st = KAT_CRASH;
+		r->detail = spawn_describe(res, timeout_s);
+	}
+	free(r->result_line);
+	r->result_line = katlog_result_line(u->id, u->stem, kat_status_name(r->st), r->detail);
+}
+
+/* A scratch working directory: candidates may write files (an output/
+ * folder, debug dumps) and must not litter the evidence. */
+static char *make_scratch(const struct kat_unit *u)
+{
+	char *dir = path_joinf(u->o->workspace, "build/%s/kat/.work-%s", u->id, u->stem);
+	rm_rf(dir);
+	if (mkdir_p(dir, 0755) != 0) {
+		ngcc_error("cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* 0 if the child ran (whatever its status), -1 on a system error. */
+static int run_child(const struct kat_unit *u, const char *library,
+		     const struct kat_gate_opts *o, struct kat_run *r)
+{
+	char *scratch = make_scratch(u);
+	if (!scratch)
+		return -1;
+	struct child_cmd cmd;
+	child_command(u, library, &cmd);
+	struct spawn_req req = {
+		.cwd = scratch,
+		.cpu = -1,
+		.timeout_s = o->timeout_s,
+		.lim = {
+			.as_bytes = LIMIT_AS,
+			.cpu_s = (unsigned long long)o->timeout_s + CPU_LIMIT_MARGIN_S,
+			.fsize_bytes = LIMIT_FSIZE,
+			.nproc = LIMIT_NPROC,
+		},
+		.want_result = 1,
+		.tail_bytes = TAIL_BYTES,
+	};
+	struct spawn_res res;
+	int rc = child_cmd_run(&cmd, &req, &res);
+	rm_rf(scratch);
+	free(scratch);
+	child_cmd_free(&cmd);
+	if (rc != 0)
+		return -1;
+	parse_child_output(res.result, res.result_len, r);
+	decide_status(u, &res, o->timeout_s, r);
+	char *rel = path_hide_ours(r->result_line, u->o->workspace, NULL);
+	free(r->result_line);
+	r->result_line = rel;
+	r->child = spawn_describe(&res, o->timeout_s);
+	r->wall_s = res.wall_s;
+	r->out_tail = res.out_tail;
+	r->err_tail = res.err_tail;
+	res.out_tail = res.err_tail = NULL;
+	spawn_res_free(&res);
+	return 0;
+}
+
+struct log_facts {
+	const char *flags;          /* build.json "flags" */
+	const char *library;        /* workspace-relative */
+	const char *library_sha256;
+	const char *guide_result;   /* set on a fallback retest */
+	const char *note;           /* free text, e.g. why there was no run */
+};
+
+static void add_header(struct strbuf *log, const struct kat_unit *u,
+		       const struct kat_run *r, const struct log_facts *f,
+		       double timeout_s)
+{
+	const struct strlist *m = &r->meta;
+	const char *v;
+	katlog_field(log, "id", u->id);
+	katlog_field(log, "label", u->stem);
+	v = katlog_meta_value(m, "instance");
+	katlog_field(log, "instance", v ? v : u->ic->instance ? u->ic->instance : "");
+	v = katlog_meta_value(m, "variant");
+	katlog_field(log, "variant", v ? v : u->ic->variant ? u->ic->variant : "");
+	v = katlog_meta_value(m, "flags");
+	katlog_field(log, "flags", v ? v : f->flags ? f->flags : "");
+	static const char *const copied[] = { "compiler", "runtime", "pk_bytes",
+		"sk_bytes", "ct_bytes", "ss_bytes", "library_label" };
+	for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++)
+		if ((v = katlog_meta_value(m, copied[i])))
+			katlog_field(log, copied[i], v);
+	katlog_field(log, "library", f->library ? f->library : "");
+	katlog_field(log, "library_sha256", f->library_sha256 ? f->library_sha256 : "");
+	if (u->ref.manifest.file) {
+		char *mode = kat_mode_format(&u->ref.manifest.mode);
+		katlog_manifest(log, u->ref.manifest.digest, mode, u->ref.manifest.file);
+		free(mode);
+	} else {
+		katlog_field(log, "reference", u->ref.path_rel ? u->ref.path_rel : "none");
+	}
+	if ((v = katlog_meta_value(m, "records")))
+		katlog_field(log, "records", v);
+	katlog_fieldf(log, "timeout", "%g", timeout_s);
+	if (r->child) {
+		katlog_field(log, "child", r->child);
+		katlog_fieldf(log, "wall_s", "%.3f", r->wall_s);
+	}
+	if (f->guide_result)
+		katlog_field(log, "guide_result", f->guide_result);
+	if (f->note)
+		katlog_field(log, "note", f->note);
+}
+
+static char *compose_log(const struct kat_unit *u, const struct kat_run *r,
+			 const struct log_facts *f, double timeout_s)
+{
+	struct strbuf log = STRBUF_INIT;
+	add_header(&log, u, r, f, timeout_s);
+	if (r->child) {
+		struct kat_mode strict = { 0, 0 };
+		char hex[65];
+		kat_canonical_digest(r->text, r->text_len, &strict, hex);
+		katlog_fieldf(&log, "generated_records", "%d",
+			      kat_count_records(r->text, r->text_len));
+		katlog_field(&log, "generated_sha256", hex);
+	}
+	katlog_tail(&log, "candidate stderr", r->err_tail, TAIL_BYTES);
+	katlog_tail(&log, "candidate stdout", r->out_tail, TAIL_BYTES);
+	sb_addf(&log, "%s\n", r->result_line);
+	char *rel = path_hide_ours(log.buf, u->o->workspace, NULL);
+	sb_free(&log);
+	return rel;
+}
+
+/* Write <stem><suffix>.log and, when text is given, <stem>.txt; fill the
+ * log's workspace-relative path and SHA-256.  0 or -1 (printed). */
+static int write_kat_files(const struct kat_unit *u, const char *suffix,
+			   const char *log, const struct kat_run *r,
+			   char **log_rel, char hex[65])
+{
+	char *dir = path_joinf(u->o->workspace, "build/%s/kat", u->id);
+	int rc = mkdir_p(dir, 0755);
+	free(dir);
+	*log_rel = xasprintf("build/%s/kat/%s%s.log", u->id, u->stem, suffix);
+	char *log_path = path_join(u->o->workspace, *log_rel);
+	if (rc == 0)
+		rc = atomic_write(log_path, log, strlen(log));
+	if (rc == 0 && r && r->child && !*suffix) {
+		char *txt = path_joinf(u->o->workspace, "build/%s/kat/%s.txt", u->id, u->stem);
+		rc = atomic_write(txt, r->text, r->text_len);
+		if (rc != 0)
+			ngcc_error("cannot write %s: %s", txt, strerror(errno));
+		free(txt);
+	} else if (rc != 0) {
+		ngcc_error("cannot write %s: %s", log_path, strerror(errno));
+	}
+	sha256_hex(log, strlen(log), hex);
+	free(log_path);
+	return rc;
+}
+
+/* Record the KAT fields under the build.json lock. */
+static int record_status(const struct kat_unit *u, enum kat_status st,
+			 const char *log_rel, const char *log_sha,
+			 const char *guide_result)
+{
+	const char *ws = u->o->workspace;
+	int lock = build_json_lock(ws, u->id);
+	char *err = NULL;
+	json_t *doc = build_json_load(ws, u->id, &err);
+	if (!doc) {
+		ngcc_error("%s", err);
+		free(err);
+		build_json_unlock(lock);
+		return -1;
+	}
+	json_t *e = build_json_ensure(doc, u->key);
+	build_json_set_kat(e, kat_status_name(st), st != KAT_PASS, log_rel, log_sha);
+	if (guide_result)
+		build_json_set_guide_result(e, guide_result);
+	int rc = build_json_save(ws, u->id, doc);
+	if (rc != 0)
+		ngcc_error("cannot write %s/build/%s/build.json: %s", ws, u->id,
+			   strerror(errno));
+	json_decref(doc);
+	build_json_unlock(lock);
+	return rc;
+}
+
+/* guide_result alone, when the fallback rebuild failed. */
+static int record_guide_result(const struct kat_unit *u, const char *status)
+{
+	int lock = build_json_lock(u->o->workspace, u->id);
+	char *err = NULL;
+	json_t *doc = build_json_load(u->o->workspace, u->id, &err);
+	int rc = -1;
+	if (doc) {
+		build_json_set_guide_result(build_json_ensure(doc, u->key), status);
+		rc = build_json_save(u->o->workspace, u->id, doc);
+	}
+	if (rc != 0)
+		ngcc_error("cannot update build/%s/build.json: %s", u->id,
+			   err ? err : strerror(errno));
+	free(err);
+	json_decref(doc);
+	build_json_unlock(lock);
+	return rc;
+}
+
+/* ---- one instance ---- */
+
+/* The line of a compiler's output that says what failed (RESULT lines are
+ * one line; the build log has the rest). */
+static char *telling_line(const char *output)
+{
+	static const char *const marks[] = { "undefined reference", "error:", "error" };
+	for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+		const char *hit = strstr(output, marks[k]);
+		if (!hit)
+			continue;
+		const char *start = hit;
+		while (start > output && start[-1] != '\n')
+			start--;
+		return xstrndup(start, strcspn(start, "\r\n"));
+	}
+	output += strspn(output, "\r\n");
+	return xstrndup(output, strcspn(output, "\r\n"));
+}
+
+/* The library of the instance per build.json, or NULL with *why. */
+static char *built_library(const struct kat_unit *u, json_t *entry, char **why)
+{
+	const char *lib = jget_str(entry, "library", NULL);
+	if (!entry) {
+		*why = xasprintf("not built: no entry %s in build/%s/build.json "
+				 "(run `ngcc-perf build %s`)", u->key, u->id, u->id);
+		return NULL;
+	}
+	if (!lib) {
+		const char *err = jget_str(entry, "build_error", NULL);
+		*why = err ? telling_line(err) : xstrdup("the build produced no library");
+		return NULL;
+	}
+	char *path = path_join(u->o->workspace, lib);
+	if (!path_is_file(path)) {
+		*why = xasprintf("%s is missing (run `ngcc-perf build %s` again)", lib, u->id);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Run the child once and write its evidence (log suffix "" for the run
+ * that counts).  0, or -1 on a system error. */
+static int test_library(const struct kat_unit *u, const char *library,
+			json_t *entry, const struct kat_gate_opts *o,
+			const char *suffix, const char *guide_result,
+			struct kat_run *r)
+{
+	if (run_child(u, library, o, r) != 0)
+		return -1;
+	char sha[65];
+	if (sha256_file_hex(library, sha) != 0)
+		sha[0] = '\0';
+	struct log_facts f = {
+		.flags = jget_str(entry, "flags", NULL),
+		.library = jget_str(entry, "library", NULL),
+		.library_sha256 = sha,
+		.guide_result = guide_result,
+	};
+	char *log = compose_log(u, r, &f, o->timeout_s), *log_rel = NULL;
+	char hex[65];
+	int rc = write_kat_files(u, suffix, log, r, &log_rel, hex);
+	if (rc == 0 && !*suffix)
+		rc = record_status(u, r->st, log_rel, hex, guide_result);
+	free(log_rel);
+	free(log);
+	return rc;
+}
+
+static int report_buildfail(const struct kat_unit *u, json_t *entry,
+			    const struct kat_gate_opts *o, char *why)
+{
+	struct kat_run r = { .st = KAT_BUILDFAIL };
+	r.text = xstrdup("");
+	r.result_line = katlog_result_line(u->id, u->stem, kat_status_name(KAT_BUILDFAIL), why);
+	struct log_facts f = {
+		.flags = jget_str(entry, "flags", NULL),
+		.note = "not run: no library",
+	};
+	char *log = compose_log(u, &r, &f, o->timeout_s), *log_rel = NULL;
+	char hex[65];
+	int rc = write_kat_files(u, "", log, NULL, &log_rel, hex);
+	/* No text was generated: drop an earlier run's. */
+	char *txt = path_joinf(u->o->workspace, "build/%s/kat/%s.txt", u->id, u->stem);
+	unlink(txt);
+	free(txt);
+	/* An instance without a build.json entry was never built: leave
+	 * build.json to `build`. */
+	if (rc == 0 && entry)
+		rc = record_status(u, KAT_BUILDFAIL, log_rel, hex, NULL);
+	printf("%s\n", r.result_line);
+	free(log_rel);
+	free(log);
+	free(why);
+	kat_run_free(&r);
+	return rc;
+}
+
+/*
+ * Method §2.1: rebuild with the harness-default profile and retest.
+ * Returns 1 if a retest ran (into *retest), 0 if the rebuild failed, -1 on
+ * a system error.
+ */
+static int fallback_rebuild(const struct kat_unit *u, const struct kat_gate_opts *o,
+			    const char *guide_status, struct kat_run *retest)
+{
+	struct build_outcome out;
+	memset(&out, 0, sizeof out);
+	int rc = build_instance(u->o->workspace, u->conf, u->ic,
+				PROFILE_HARNESS_DEFAULT, &out);
+	if (rc != 0) {
+		if (rc > 0)
+			ngcc_warning("%s %s: harness-default rebuild failed (%s); "
+				     "keeping the guide result", u->id, u->stem,
+				     out.error ? out.error : "no details");
+		build_outcome_free(&out);
+		return rc > 0 ? 0 : -1;
+	}
+	/* Record the new build's fields before testing it. */
+	int lock = build_json_lock(u->o->workspace, u->id);
+	char *err = NULL;
+	json_t *doc = build_json_load(u->o->workspace, u->id, &err);
+	json_t *entry = doc ? build_json_ensure(doc, u->key) : NULL;
+	if (!doc || build_record_outcome(u->o->workspace, u->conf, u->ic, entry,
+						&out, &err) != 0 ||
+	    build_json_save(u->o->workspace, u->id, doc) != 0) {
+		ngcc_error("%s %s: cannot record the harness-default build: %s", u->id,
+			   u->stem, err ? err : strerror(errno));
+		free(err);
+		json_decref(doc);
+		build_json_unlock(lock);
+		build_outcome_free(&out);
+		return -1;
+	}
+	build_json_unlock(lock);
+	char *library = path_join(u->o->workspace, out.library);
+	rc = test_library(u, library, entry, o, "", guide_status, retest);
+	free(library);
+	json_decref(doc);
+	build_outcome_free(&out);
+	return rc == 0 ? 1 : -1;
+}
+
+/*
+ * Method §2.2: a timed-out run gets a one-record recheck, so that a slow
+ * but correct candidate can be told from a broken one (the campaign calls
+ * it PARTIAL).  Only against a reference file: a manifest digest covers a
+ * fixed number of records.  Writes <label>.recheck.log; the status stays
+ * TIMEOUT.
+ */
+static int recheck_timeout(const struct kat_unit *u, const char *library,
+			   json_t *entry, const struct kat_gate_opts *o)
+{
+	if (!u->ref.path)
+		return 0;
+	struct kat_unit one = *u;
+	one.records = 1;
+	struct kat_run r = { 0 };
+	int rc = test_library(&one, library, entry, o, ".recheck", NULL, &r);
+	if (rc == 0)
+		fprintf(stderr, "ngcc-perf: %s %s: timed out; one-record recheck: %s "
+			"(build/%s/kat/%s.recheck.log)\n", u->id, u->stem,
+			kat_status_name(r.st), u->id, u->stem);
+	kat_run_free(&r);
+	return rc;
+}
+
+static int wants_fallback(const struct kat_gate_opts *o, json_t *entry,
+			  enum kat_status st)
+{
+	const char *flags = jget_str(entry, "flags", "");
+	/* NOKAT says nothing about the build: other flags cannot help. */
+	return o->fallback && st != KAT_PASS && st != KAT_NOKAT &&
+	       !strcmp(flags, build_profile_name(PROFILE_GUIDE));
+}
+
+/* Keep the guide run's log as <label>.guide.log before the retest
+ * replaces <label>.log. */
+static void keep_guide_log(const struct kat_unit *u)
+{
+	char *log_path = path_joinf(u->o->workspace, "build/%s/kat/%s.log", u->id, u->stem);
+	char *log = NULL, *guide_log = NULL, hex[65];
+	size_t len;
+	if (read_file(log_path, &log, &len) == 0)
+		write_kat_files(u, ".guide", log, NULL, &guide_log, hex);
+	free(log);
+	free(log_path);
+	free(guide_log);
+}
+
+/* Test one instance, with the fallback and the timeout recheck.  Returns
+ * its final status, or -1 on a system error. */
+static int kat_instance(const struct kat_unit *u, json_t *entry,
+			const struct kat_gate_opts *o)
+{
+	char *why = NULL;
+	char *library = built_library(u, entry, &why);
+	if (!library)
+		return report_buildfail(u, entry, o, why) == 0 ? KAT_BUILDFAIL : -1;
+
+	struct kat_run first = { 0 }, retest = { 0 };
+	int rc = test_library(u, library, entry, o, "", NULL, &first);
+	int final = rc == 0 ? (int)first.st : -1;
+	const struct kat_run *shown = &first;
+	if (rc == 0 && wants_fallback(o, entry, first.st)) {
+		fprintf(stderr, "ngcc-perf: %s %s: %s with the guide flags; rebuilding "
+			"with harness-default and testing again\n", u->id, u->stem,
+			kat_status_name(first.st));
+		keep_guide_log(u);
+		int fb = fallback_rebuild(u, o, kat_status_name(first.st), &retest);
+		if (fb < 0)
+			final = -1;
+		else if (fb == 1) {
+			final = (int)retest.st;
+			shown = &retest;
+		} else if (record_guide_result(u, kat_status_name(first.st)) != 0) {
+			/* The rebuild failed: the guide status stands. */
+			final = -1;
+		}
+	}
+	/* The library path is the same after a fallback rebuild. */
+	if (final == KAT_TIMEOUT && recheck_timeout(u, library, entry, o) != 0)
+		final = -1;
+	if (u->o->tty)
+		fprintf(stderr, "\r\033[K");
+	if (final >= 0 && shown->result_line)
+		printf("%s\n", shown->result_line);
+	fflush(stdout);
+	free(library);
+	kat_run_free(&first);
+	kat_run_free(&retest);
+	return final;
+}
+
+/* ---- one candidate ---- */
+
+static char *read_optional(const char *path)
+{
+	char *data = NULL;
+	size_t len;
+	if (!path_is_file(path) || read_file(path, &data, &len) != 0)
+		return NULL;
+	return data;
+}
+
+struct kat_totals {
+	int tested, passed;
+	int worst_exit;
+	int k, n; /* progress */
+};
+
+static void progress(const struct kat_gate_opts *o, struct kat_totals *t,
+		     const char *id, const char *label)
+{
+	if (!o->tty)
+		return;
+	if (id)
+		fprintf(stderr, "\r\033[K[%d/%d] kat %s %s ...", t->k, t->n, id, label);
+	else
+		fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+}
+
+static void note_exit(struct kat_totals *t, int code)
+{
+	if (code > t->worst_exit)
+		t->worst_exit = code;
+}
+
+static void kat_candidate(const struct kat_gate_opts *o, const char *id,
+			  struct kat_totals *t)
+{
+	char *conf_path = path_joinf(o->workspace, "candidates/%s/candidate.conf", id);
+	char *manifest_path = path_joinf(o->workspace, "candidates/%s/kat.sha256", id);
+	char *bj_path = build_json_path(o->workspace, id);
+	struct candidate_conf conf;
+	char *err = NULL;
+	memset(&conf, 0, sizeof conf);
+	if (!path_is_file(conf_path)) {
+		ngcc_error("%s: no such candidate in %s (no %s); add it with "
+			   "`ngcc-perf add PACKAGE --id %s`", id, o->workspace,
+			   conf_path, id);
+		note_exit(t, EXIT_INPUT);
+		goto out;
+	}
+	if (conf_read(conf_path, &conf, &err) != 0) {
+		ngcc_error("%s (fix the file, or re-add the candidate)", err);
+		note_exit(t, EXIT_INPUT);
+		goto out;
+	}
+	if (!path_is_file(bj_path)) {
+		ngcc_error("%s: not built (no %s); run `ngcc-perf build %s` first",
+			   id, bj_path, id);
+		note_exit(t, EXIT_INPUT);
+		goto out;
+	}
+	json_t *doc = build_json_load(o->workspace, id, &err);
+	if (!doc) {
+		ngcc_error("%s", err);
+		note_exit(t, EXIT_INPUT);
+		goto out;
+	}
+	char *manifest = read_optional(manifest_path);
+	char *kat_dir = path_joinf(o->workspace, "build/%s/kat", id);
+	if (path_is_dir(kat_dir))
+		atomic_sweep_stale(kat_dir);
+	free(kat_dir);
+	for (size_t i = 0; i < conf.n_inst; i++) {
+		struct instance_conf *ic = &conf.inst[i];
+		if (!ic->enabled)
+			continue;
+		struct kat_unit u = { .o = o, .conf = &conf, .ic = ic, .id = id };
+		u.stem = build_stem(ic);
+		u.key = build_json_key(id, u.stem);
+		t->k++;
+		progress(o, t, id, u.stem);
+		if (find_reference(&u, manifest, manifest_path) != 0) {
+			note_exit(t, EXIT_INPUT);
+		} else {
+			int st = kat_instance(&u, build_json_entry(doc, u.key), o);
+			progress(o, t, NULL, NULL);
+			if (st < 0)
+				note_exit(t, EXIT_SYSTEM);
+			t->tested++;
+			t->passed += st == KAT_PASS;
+		}
+		kat_manifest_entry_free(&u.ref.manifest);
+		free(u.ref.path);
+		free(u.ref.path_rel);
+		free(u.stem);
+		free(u.key);
+	}
+	free(manifest);
+	json_decref(doc);
+out:
+	free(err);
+	conf_free(&conf);
+	free(conf_path);
+	free(manifest_path);
+	free(bj_path);
+}
+
+static int count_instances(const char *workspace, const struct strlist *ids)
+{
+	int n = 0;
+	for (size_t i = 0; i < ids->n; i++) {
+		char *p = path_joinf(workspace, "candidates/%s/candidate.conf", ids->items[i]);
+		struct candidate_conf c;
+		char *err = NULL;
+		memset(&c, 0, sizeof c);
+		if (conf_read(p, &c, &err) == 0)
+			for (size_t k = 0; k < c.n_inst; k++)
+				n += c.inst[k].enabled;
+		free(err);
+		conf_free(&c);
+		free(p);
+	}
+	return n;
+}
+
+void kat_gate_opts_init(struct kat_gate_opts *o, const char *workspace, int tty)
+{
+	o->workspace = workspace;
+	o->timeout_s = KAT_GATE_DEFAULT_TIMEOUT_S;
+	o->fallback = 1;
+	o->tty = tty;
+}
+
+int kat_gate(const struct kat_gate_opts *o, const struct strlist *given)
+{
+	struct strlist ids = STRLIST_INIT;
+	for (size_t i = 0; i < given->n; i++)
+		sl_push(&ids, given->items[i]);
+	if (ids.n == 0 && list_candidates(o->workspace, &ids) != 0) {
+		sl_free(&ids);
+		return EXIT_INPUT;
+	}
+	struct kat_totals t = { 0 };
+	t.n = count_instances(o->workspace, &ids);
+	for (size_t i = 0; i < ids.n; i++)
+		kat_candidate(o, ids.items[i], &t);
+	progress(o, &t, NULL, NULL);
+	sl_free(&ids);
+	if (t.worst_exit > EXIT_FAILED)
+		return t.worst_exit;
+	if (t.tested == 0) {
+		ngcc_error("no enabled instance to test in %s", o->workspace);
+		return EXIT_INPUT;
+	}
+	return t.passed == t.tested ? EXIT_OK : EXIT_FAILED;
+}

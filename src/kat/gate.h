@@ -1,0 +1,36 @@
+/*
+ * gate.h — the KAT gate (method §2.2): reproduce the submitted Known-Answer
+ * Tests of every enabled, built instance in the isolated KAT child
+ * (bin/ngcc-perf-kat), decide each status, rebuild a guide build that
+ * failed with the harness-default flags and test it again (method §2.1),
+ * recheck a timed-out run on one record, and write the evidence: the KAT
+ * log and text under build/<ID>/kat/ (kat/katlog.h) and the KAT fields of
+ * build/<ID>/build.json.  `kat` and `campaign` call it.
+ */
+#ifndef NGCC_KAT_GATE_H
+#define NGCC_KAT_GATE_H
+
+#include "util/util.h"
+
+#define KAT_GATE_DEFAULT_TIMEOUT_S 900.0
+
+struct kat_gate_opts {
+	const char *workspace;  /* absolute */
+	double timeout_s;       /* hard limit per instance */
+	int fallback;           /* rebuild a failed guide build with harness-default */
+	int tty;                /* a progress line on stderr */
+};
+
+/* The defaults: 900 s, fallback on. */
+void kat_gate_opts_init(struct kat_gate_opts *o, const char *workspace, int tty);
+
+/*
+ * Test the candidates ids (empty: every candidate of the workspace),
+ * printing one `RESULT <ID> <label> <STATUS> [detail]` line per instance
+ * on stdout.  Returns an ngcc_exit code: 0 every instance passed, 1 some
+ * did not, 3 bad workspace or candidate (not added, not built, bad
+ * kat.sha256, no enabled instance), 4 system error.
+ */
+int kat_gate(const struct kat_gate_opts *o, const struct strlist *ids);
+
+#endif

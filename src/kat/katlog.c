@@ -1,0 +1,103 @@
+/* katlog.c — see katlog.h. */
+#include "kat/katlog.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void katlog_field(struct strbuf *log, const char *key, const char *value)
+{
+	sb_addf(log, "%s = %s\n", key, value);
+}
+
+void katlog_fieldf(struct strbuf *log, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *value = xvasprintf(fmt, ap);
+	va_end(ap);
+	katlog_field(log, key, value);
+	free(value);
+}
+
+const char *katlog_meta_value(const struct strlist *lines, const char *key)
+{
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < lines->n; i++)
+		if (!strncmp(lines->items[i], key, kl) &&
+		    !strncmp(lines->items[i] + kl, " = ", 3))
+			return lines->items[i][kl + 3] ? lines->items[i] + kl + 3 : NULL;
+	return NULL;
+}
+
+void katlog_manifest(struct strbuf *log, const char *digest, const char *mode, const char *file)
+{
+	sb_addf(log, "manifest %s %s %s\n", digest, mode, file);
+}
+
+void katlog_tail(struct strbuf *log, const char *what, const char *tail, int max_bytes)
+{
+	if (!tail || !*tail)
+		return;
+	sb_addf(log, "--- %s (last %d bytes at most) ---\n", what, max_bytes);
+	const char *p = tail;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		sb_adds(log, "| ");
+		sb_add(log, p, n);
+		sb_addc(log, '\n');
+		p += n + (p[n] == '\n');
+	}
+}
+
+char *katlog_result_line(const char *id, const char *label, const char *status,
+			 const char *detail)
+{
+	return detail ? xasprintf("RESULT %s %s %s %s", id, label, status, detail)
+		      : xasprintf("RESULT %s %s %s", id, label, status);
+}
+
+void katlog_last_result(const char *log, char **status, char **detail)
+{
+	const char *last = NULL;
+	for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (str_starts_with(p, "RESULT "))
+			last = p;
+	*status = *detail = NULL;
+	if (!last)
+		return;
+	char *line = xstrndup(last, strcspn(last, "\r\n"));
+	char *save = NULL, *tok;
+	strtok_r(line, " ", &save);          /* RESULT */
+	strtok_r(NULL, " ", &save);          /* id */
+	strtok_r(NULL, " ", &save);          /* label */
+	if ((tok = strtok_r(NULL, " ", &save))) {
+		*status = xstrdup(tok);
+		if (save && *str_trim(save))
+			*detail = xstrdup(str_trim(save));
+	}
+	free(line);
+}
+
+char *katlog_final_result(const char *log, char **id)
+{
+	const char *end = log + strlen(log);
+	while (end > log && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	const char *start = end;
+	while (start > log && start[-1] != '\n')
+		start--;
+	char *line = xstrndup(start, (size_t)(end - start));
+	char *save = NULL, *w[4] = { NULL, NULL, NULL, NULL };
+	w[0] = strtok_r(line, " ", &save);
+	for (int k = 1; k < 4 && w[k - 1]; k++)
+		w[k] = strtok_r(NULL, " ", &save);
+	char *status = NULL;
+	*id = NULL;
+	if (w[0] && !strcmp(w[0], "RESULT") && w[3]) {
+		status = xstrdup(w[3]);
+		*id = xstrdup(w[1]);
+	}
+	free(line);
+	return status;
+}

@@ -1,0 +1,212 @@
+/*
+ * ingest.c — `add` (method §2.1): bring a submission package into
+ * candidates/<ID>/source/, discover its instances and write
+ * candidates/<ID>/candidate.conf.  The new candidate is assembled in a
+ * staging folder and moved into place only when everything succeeded, so
+ * a failed or refused add never leaves half a candidate behind and never
+ * damages the one being replaced.
+ */
+#include "package/ingest.h"
+
+#include "package/conf.h"
+#include "package/discover.h"
+#include "package/extract.h"
+#include "package/manifest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- summary ---- */
+
+static const char *iccs_copy(int own)
+{
+	return own ? "package" : "ngcc-perf";
+}
+
+static char *folder_label(const char *label)
+{
+	const char *plus = strchr(label, '+');
+	return plus ? xstrndup(label, (size_t)(plus - label)) : xstrdup(label);
+}
+
+static void print_summary(const struct candidate_conf *c, const struct discovery *d,
+			  const struct strlist *manifest_labels, const struct import_result *imp)
+{
+	printf("added %s (%s, %s): %zu instance(s), %zu file(s), %llu bytes\n",
+	       c->id, c->algorithm, c->type ? c->type : "?", c->n_inst, imp->files, imp->bytes);
+	printf("%-24s %-5s %-15s %-24s %5s %-20s %-3s %s\n", "label", "type", "variant",
+	       "ALGORITHM_INSTANCE", "#src", "ICCS drng/auxfunc", "on", "KAT reference");
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct instance_conf *in = &c->inst[i];
+		char *fl = folder_label(in->label);
+		const char *kat = "none";
+		if (sl_contains(manifest_labels, fl))
+			kat = "manifest";
+		else if (in->kat_reference)
+			kat = path_basename(in->kat_reference);
+		char *iccs = xasprintf("%s/%s", iccs_copy(in->own_drng), iccs_copy(in->own_auxfunc));
+		printf("%-24s %-5s %-15s %-24s %5zu %-20s %-3s %s\n", in->label, in->type,
+		       in->variant, in->instance ? in->instance : "(none)", in->sources.n, iccs,
+		       in->enabled ? "yes" : "no", kat);
+		free(iccs);
+		free(fl);
+	}
+	for (size_t i = 0; i < imp->notes.n; i++)
+		printf("note: %s\n", imp->notes.items[i]);
+	for (size_t i = 0; i < d->notes.n; i++)
+		printf("note: %s\n", d->notes.items[i]);
+	for (size_t i = 0; i < manifest_labels->n; i++)
+		if (!conf_find_instance((struct candidate_conf *)c, manifest_labels->items[i]))
+			printf("note: kat.sha256 names label '%s', which is not an instance here\n",
+			       manifest_labels->items[i]);
+}
+
+/* ---- adding ---- */
+
+static int import_status_exit(enum import_status st)
+{
+	return st == IMPORT_SYSTEM ? EXIT_SYSTEM : EXIT_INPUT;
+}
+
+/* Fill stage/ (source/, kat.sha256, candidate.conf); prints the summary. */
+static int assemble(const struct add_request *r, const char *id, const char *stage)
+{
+	char *source = path_join(stage, "source");
+	char *err = NULL;
+	struct import_result imp = { 0 };
+	struct discovery d = { 0 };
+	struct strlist mlabels = STRLIST_INIT;
+	struct candidate_conf c = { 0 };
+	int rc = EXIT_OK;
+	const char *pkg = r->package;
+	enum import_status st = package_import(pkg, source, NULL, &imp, &err);
+	if (st != IMPORT_OK) {
+		ngcc_error("%s", err);
+		rc = import_status_exit(st);
+		goto out;
+	}
+	c.algorithm = algorithm_from_package_name(pkg);
+	if (!discover_package(source, c.algorithm, &d)) {
+		ngcc_error("no implementation found in package '%s': expected instance folders "
+			   "such as Implementations/Reference_Implementation/<instance>/ holding an "
+			   "ICCS API header (KEM_*.h, SIG_*.h, KEX_*.h or CryptHash_*.h)", pkg);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (r->manifest) {
+		char *dst = path_join(stage, "kat.sha256");
+		rc = kat_manifest_import(r->manifest, dst, &mlabels);
+		free(dst);
+		if (rc)
+			goto out;
+	}
+	c.id = xstrdup(id);
+	c.package = xstrdup(path_basename(pkg));
+	discovery_to_conf(&d, &c);
+	char *conf_path = path_join(stage, "candidate.conf");
+	if (conf_write(conf_path, &c)) {
+		ngcc_error("cannot write '%s': %s", conf_path, strerror(errno));
+		rc = EXIT_SYSTEM;
+	}
+	free(conf_path);
+	if (!rc)
+		print_summary(&c, &d, &mlabels, &imp);
+out:
+	conf_free(&c);
+	sl_free(&mlabels);
+	discovery_free(&d);
+	import_result_free(&imp);
+	free(err);
+	free(source);
+	return rc;
+}
+
+/* Hidden work folders of an add that was killed: ".<id>.new.<pid>" and
+ * ".<id>.old.<pid>" whose process no longer runs. */
+static void sweep_stale_stages(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (e->d_name[0] != '.' || !dot || dot == e->d_name)
+			continue;
+		char *end;
+		long pid = strtol(dot + 1, &end, 10);
+		int stage = strstr(e->d_name, ".new.") || strstr(e->d_name, ".old.");
+		if (!stage || *end || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* its add is still running */
+		char *p = path_join(dir, e->d_name);
+		rm_rf(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Replace candidates/<id> by the staged folder. */
+static int install_stage(const char *dir, const char *id, const char *stage, const char *final)
+{
+	char *old = NULL;
+	if (path_exists(final)) {
+		old = xasprintf("%s/.%s.old.%ld", dir, id, (long)getpid());
+		if (rename(final, old)) {
+			ngcc_error("cannot move '%s' aside: %s", final, strerror(errno));
+			free(old);
+			return EXIT_SYSTEM;
+		}
+	}
+	if (rename(stage, final)) {
+		ngcc_error("cannot move '%s' to '%s': %s", stage, final, strerror(errno));
+		if (old)
+			rename(old, final);
+		free(old);
+		return EXIT_SYSTEM;
+	}
+	if (old && rm_rf(old))
+		ngcc_warning("could not remove the replaced candidate at '%s'", old);
+	free(old);
+	return EXIT_OK;
+}
+
+int package_add(const struct add_request *r)
+{
+	int rc;
+	char *id = r->id ? xstrdup(r->id) : slug_from_package_name(r->package);
+	char *dir = path_join(r->workspace, "candidates");
+	char *final = path_join(dir, id);
+	char *stage = xasprintf("%s/.%s.new.%ld", dir, id, (long)getpid());
+	if (!valid_candidate_id(id)) {
+		ngcc_error("invalid candidate id '%s': use letters, digits, '.', '_' and '-' "
+			   "(e.g. --id kem-27)", id);
+		rc = EXIT_USAGE;
+	} else if (path_exists(final) && !r->force) {
+		ngcc_error("candidate '%s' already exists at '%s'; use --force to replace it "
+			   "(this discards its candidate.conf and kat.sha256), or pick another --id",
+			   id, final);
+		rc = EXIT_USAGE;
+	} else if (mkdir_p(dir, 0755)) {
+		ngcc_error("cannot create '%s': %s", dir, strerror(errno));
+		rc = EXIT_SYSTEM;
+	} else {
+		sweep_stale_stages(dir);
+		rm_rf(stage);
+		rc = assemble(r, id, stage);
+		if (!rc)
+			rc = install_stage(dir, id, stage, final);
+		rm_rf(stage);
+	}
+	free(stage);
+	free(final);
+	free(dir);
+	free(id);
+	return rc;
+}

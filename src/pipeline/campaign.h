@@ -1,0 +1,28 @@
+/*
+ * campaign.h — `campaign` (method §2): the whole chain for a list of
+ * packages or candidate ids — host check, add, build, kat, measure (with
+ * its calibration), the memory pass, profile and report — in one process,
+ * each stage called in turn and recorded as a phase of the run.
+ */
+#ifndef NGCC_PIPELINE_CAMPAIGN_H
+#define NGCC_PIPELINE_CAMPAIGN_H
+
+#include "campaign/engine.h"
+#include "util/util.h"
+
+struct campaign_request {
+	struct engine_opts o;    /* the measuring options; o.run is required */
+	struct strlist args;     /* package paths (added unless present) or candidate ids */
+	const char *pages_out;   /* folder of the pages, absolute */
+	int memory_pass;         /* run the memory pass after measure */
+};
+
+/*
+ * Run the chain.  Returns the worst exit code of its phases: 0 only when
+ * every KAT passed, every record and profile is complete and the pages
+ * were written; a refusal (2) or an error of our own while measuring stops
+ * the chain before profile and report.
+ */
+int campaign_run(struct campaign_request *r);
+
+#endif

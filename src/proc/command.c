@@ -1,0 +1,54 @@
+/* command.c — see command.h. */
+#include "proc/command.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void child_cmd_init(struct child_cmd *c, const char *name)
+{
+	memset(c, 0, sizeof *c);
+	c->path = ngcc_program(name);
+	sl_push(&c->argv, c->path);
+	c->shown = json_array();
+	char *shown = xasprintf("%s/bin/%s", NGCC_TREE_TAG, name);
+	json_array_append_new(c->shown, json_string(shown));
+	free(shown);
+}
+
+void child_cmd_arg(struct child_cmd *c, const char *arg)
+{
+	sl_push(&c->argv, arg);
+	json_array_append_new(c->shown, json_string(arg));
+}
+
+void child_cmd_argf(struct child_cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *arg = xvasprintf(fmt, ap);
+	va_end(ap);
+	child_cmd_arg(c, arg);
+	free(arg);
+}
+
+int child_cmd_run(const struct child_cmd *c, struct spawn_req *req, struct spawn_res *res)
+{
+	char **argv = xcalloc(c->argv.n + 1, sizeof *argv);
+	for (size_t i = 0; i < c->argv.n; i++)
+		argv[i] = c->argv.items[i];
+	req->path = c->path;
+	req->argv = argv;
+	int rc = spawn_run(req, res);
+	req->argv = NULL;
+	free(argv);
+	return rc;
+}
+
+void child_cmd_free(struct child_cmd *c)
+{
+	free(c->path);
+	sl_free(&c->argv);
+	json_decref(c->shown);
+	memset(c, 0, sizeof *c);
+}
