@@ -4,6 +4,7 @@
 #include "build/elfinfo.h"
 #include "build/job.h"
 #include "evidence/paths.h"
+#include "method/types.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,13 +182,9 @@ static void plan_sources(struct plan *p, const char *workspace, const char *srcr
 static const char *shim_type_define(const struct candidate_conf *c, const struct instance_conf *ic)
 {
 	const char *type = ic->type ? ic->type : c->type;
-	if (!type || !strcmp(type, "kem"))
-		return "-DNGCC_SHIM_KEM";
-	if (!strcmp(type, "sign") || !strcmp(type, "sig"))
-		return "-DNGCC_SHIM_SIG";
-	if (!strcmp(type, "kex"))
-		return "-DNGCC_SHIM_KEX";
-	return "-DNGCC_SHIM_HASH";
+	const struct cand_type *t = cand_type_find(type ? type : "kem");
+	/* An unknown type is compiled as the last row, as hash always was. */
+	return t ? t->shim_define : cand_types[n_cand_types - 1].shim_define;
 }
 
 static const char *runtime_summary(const struct build_outcome *o)

@@ -9,6 +9,7 @@
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "host/env.h"
+#include "method/types.h"
 #include "package/conf.h"
 
 #include <dirent.h>
@@ -20,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const kem_ops[] = { "keygen", "enc", "dec" };
 
 /* ---- options ------------------------------------------------------------- */
 
@@ -156,8 +155,10 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		free(issue);
 		return;
 	}
+	/* No candidate.conf to say otherwise: a KEM, as the first pipeline was. */
 	type = instance_type(e->o.workspace, cand, label);
-	if (type && strcmp(type, "kem")) {
+	const struct cand_type *t = cand_type_find(type ? type : "kem");
+	if (!cand_type_supported(t)) {
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: type %s is not measured yet (KEMs only)",
 						       cand, label, type));
 		free(type);
@@ -177,8 +178,8 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		ngcc_warning("%s changed since build.json was written (sha256 %.12s…, now %.12s…); "
 			     "rerun `ngcc-perf build %s` and `kat` to re-check it", lib, recorded, sha, cand);
 	free(abs);
-	for (size_t i = 0; i < 3; i++)
-		add_unit(e, cand, label, kem_ops[i], inst, lib, sha);
+	for (const char *const *op = t->timed_ops; *op; op++)
+		add_unit(e, cand, label, *op, inst, lib, sha);
 }
 
 static int add_candidate(struct engine *e, const char *cand)

@@ -2,7 +2,8 @@
  * charts.h — the charts of report-format §10.4, drawn from one system's
  * loaded data (model/dataset.h) as deterministic SVG (charts/svg.h) with
  * the CSV each was drawn from.  The Markdown tree (report/) and the HTML
- * site (site/) both carry them, so they sit below both.
+ * site (site/) both carry them, so they sit below both.  The names keep
+ * the site_ prefix they had when only the site drew charts.
  */
 #ifndef NGCC_CHARTS_CHARTS_H
 #define NGCC_CHARTS_CHARTS_H

@@ -74,6 +74,20 @@ static int check_meta(const char *path, const struct ngcc_meta *meta, char **err
 	return 0;
 }
 
+/* The operation forwarders of the library's type (runtime/ngcc_abi.h):
+ * one case per type; a type without a case has none resolved yet. */
+static int resolve_forwarders(struct candidate_lib *lib, const char *path, char **err)
+{
+	switch (lib->meta->type) {
+	case NGCC_TYPE_KEM:
+		return RESOLVE(lib->handle, path, "ngcc_kem_keygen", lib->kem_keygen, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_kem_enc", lib->kem_enc, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_kem_dec", lib->kem_dec, err);
+	default:
+		return 0;
+	}
+}
+
 int candidate_load(const char *path, struct candidate_lib *lib, char **err)
 {
 	memset(lib, 0, sizeof *lib);
@@ -96,11 +110,7 @@ int candidate_load(const char *path, struct candidate_lib *lib, char **err)
 	lib->meta = meta_fn();
 	if (check_meta(path, lib->meta, err))
 		goto fail;
-	/* Only KEM candidates carry the KEM forwarders. */
-	if (lib->meta->type == NGCC_TYPE_KEM &&
-	    (RESOLVE(lib->handle, path, "ngcc_kem_keygen", lib->kem_keygen, err) ||
-	     RESOLVE(lib->handle, path, "ngcc_kem_enc", lib->kem_enc, err) ||
-	     RESOLVE(lib->handle, path, "ngcc_kem_dec", lib->kem_dec, err)))
+	if (resolve_forwarders(lib, path, err))
 		goto fail;
 	return 0;
 

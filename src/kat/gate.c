@@ -24,6 +24,7 @@
 #include "kat/gate.h"
 #include "kat/katgen.h"
 #include "kat/katlog.h"
+#include "method/types.h"
 #include "package/conf.h"
 
 #include <errno.h>
@@ -104,10 +105,13 @@ static char *manifest_label(const char *label)
 	return xstrndup(label, strcspn(label, "+"));
 }
 
+/* The submitted KAT file of the instance: its type's prefix and
+ * ALGORITHM_INSTANCE, else the name of the conf's kat_reference. */
 static char *kat_file_name(const struct instance_conf *ic)
 {
+	const struct cand_type *t = cand_type_find(ic->type ? ic->type : "kem");
 	if (ic->instance)
-		return xasprintf("KAT_KEM_%s.txt", ic->instance);
+		return xasprintf("%s%s.txt", t ? t->kat_prefix : "KAT_KEM_", ic->instance);
 	if (ic->kat_reference)
 		return xstrdup(path_basename(ic->kat_reference));
 	return NULL;

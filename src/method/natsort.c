@@ -2,6 +2,7 @@
  * natsort.c — report-format §4 sort orders.
  */
 #include "method/natsort.h"
+#include "method/types.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,53 +70,10 @@ int natural_cmp(const char *a, const char *b)
 	return *a ? 1 : (*b ? -1 : 0);
 }
 
-enum op_class {
-	OP_KEYGEN, OP_ENC, OP_DEC, OP_SIGN, OP_VERIFY, OP_EXCHANGE,
-	OP_INIT_A, OP_INIT_B, OP_PASS, OP_DERIVE_A, OP_DERIVE_B, OP_HASH,
-	OP_UNKNOWN,
-};
-
-/* `prefix<digits>` → 1 and the number; anything else → 0. */
-static int numbered(const char *op, const char *prefix, unsigned long long *num)
-{
-	size_t lp = strlen(prefix);
-	const char *p;
-
-	if (strncmp(op, prefix, lp) != 0 || !op[lp])
-		return 0;
-	for (p = op + lp; *p; p++)
-		if (!is_digit(*p))
-			return 0;
-	*num = strtoull(op + lp, NULL, 10);
-	return 1;
-}
-
-static enum op_class op_class(const char *op, unsigned long long *num)
-{
-	static const char *const fixed[] = {
-		[OP_KEYGEN] = "keygen", [OP_ENC] = "enc", [OP_DEC] = "dec",
-		[OP_SIGN] = "sign", [OP_VERIFY] = "verify",
-		[OP_EXCHANGE] = "exchange", [OP_INIT_A] = "init_a",
-		[OP_INIT_B] = "init_b", [OP_DERIVE_A] = "derive_a",
-		[OP_DERIVE_B] = "derive_b",
-	};
-	size_t i;
-
-	*num = 0;
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (fixed[i] && strcmp(op, fixed[i]) == 0)
-			return (enum op_class)i;
-	if (numbered(op, "pass", num))
-		return OP_PASS;
-	if (numbered(op, "hash_", num))
-		return OP_HASH;
-	return OP_UNKNOWN;
-}
-
 int op_cmp(const char *a, const char *b)
 {
 	unsigned long long na, nb;
-	enum op_class ca = op_class(a, &na), cb = op_class(b, &nb);
+	unsigned ca = cand_op_rank(a, &na), cb = cand_op_rank(b, &nb);
 
 	if (ca != cb)
 		return ca < cb ? -1 : 1;

@@ -20,7 +20,8 @@ int natural_cmp(const char *a, const char *b);
 /*
  * Operation order: keygen, enc, dec, sign, verify, exchange, init_a, init_b,
  * pass1 … pass16 (numeric), derive_a, derive_b, then hash_<L> by L.
- * Unknown keys come last, in byte order.
+ * Unknown keys come last, in byte order.  The order is the operation
+ * lists of method/types.h, type after type.
  */
 int op_cmp(const char *a, const char *b);
 

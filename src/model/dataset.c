@@ -13,6 +13,7 @@
 #include "kat/katlog.h"
 #include "package/conf.h"
 #include "method/natsort.h"
+#include "method/types.h"
 #include "util/util.h"
 
 /* Where the pieces of a dataset live; the two sources differ only here. */
@@ -313,19 +314,16 @@ static int attach_build(const struct ds_source *src, struct ds_candidate *c, cha
 
 /* ---- candidate identity -------------------------------------------------- */
 
+/* The type of the first record whose operation says it (keygen does not);
+ * a key no type lists is taken for a KEX step. */
 static const char *type_from_ops(const struct ds_candidate *c)
 {
 	for (size_t i = 0; i < c->n_inst; i++)
 		for (size_t k = 0; k < c->inst[i].n_rec; k++) {
-			const char *op = c->inst[i].rec[k].op;
-			if (!strcmp(op, "enc") || !strcmp(op, "dec"))
-				return "kem";
-			if (!strcmp(op, "sign") || !strcmp(op, "verify"))
-				return "sign";
-			if (str_starts_with(op, "hash_"))
-				return "hash";
-			if (strcmp(op, "keygen"))
-				return "kex";
+			int shared;
+			const struct cand_type *t = cand_type_of_op(c->inst[i].rec[k].op, &shared);
+			if (!shared)
+				return t ? t->name : "kex";
 		}
 	return "kem";
 }
@@ -360,13 +358,11 @@ static void identify(const struct ds_source *src, const struct dataset *ds,
 		conf_free(&cc);
 }
 
+/* Candidates by type, in the order of method/types.h, unknown types last. */
 static int category_rank(const char *type)
 {
-	static const char *const order[] = { "kem", "sign", "kex", "hash" };
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(type, order[i]))
-			return i;
-	return 4;
+	const struct cand_type *t = cand_type_find(type);
+	return t ? (int)(t - cand_types) : (int)n_cand_types;
 }
 
 static int candidate_cmp(const void *a, const void *b)

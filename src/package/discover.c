@@ -10,6 +10,8 @@
  */
 #include "package/discover.h"
 
+#include "method/types.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -233,32 +235,22 @@ struct api_probe {
 
 static void probe_api(const char *id, size_t len, int call, int member, void *ctx)
 {
-	static const struct { const char *fn, *type; } api[] = {
-		{ "kem_keygen", "kem" }, { "kem_enc", "kem" }, { "kem_dec", "kem" },
-		{ "sig_sign", "sign" }, { "sig_verify", "sign" }, { "sig_keygen", "sign" },
-		{ "kex_init_a", "kex" }, { "kex_init_b", "kex" },
-		{ "CryptHash", "hash" },
-	};
 	struct api_probe *pr = ctx;
 	if (!call || member || pr->type)
 		return;
-	for (size_t i = 0; i < sizeof api / sizeof api[0]; i++)
-		if (strlen(api[i].fn) == len && !memcmp(id, api[i].fn, len))
-			pr->type = api[i].type;
+	for (size_t t = 0; t < n_cand_types; t++)
+		for (const char *const *fn = cand_types[t].api_functions; *fn; fn++)
+			if (strlen(*fn) == len && !memcmp(id, *fn, len))
+				pr->type = cand_types[t].name;
 }
 
 static const char *type_from_header_name(const char *name)
 {
 	if (!str_ends_with_ci(name, ".h"))
 		return NULL;
-	if (starts_ci(name, "KEM_"))
-		return "kem";
-	if (starts_ci(name, "SIG_"))
-		return "sign";
-	if (starts_ci(name, "KEX_"))
-		return "kex";
-	if (starts_ci(name, "CryptHash_"))
-		return "hash";
+	for (size_t t = 0; t < n_cand_types; t++)
+		if (starts_ci(name, cand_types[t].header_prefix))
+			return cand_types[t].name;
 	return NULL;
 }
 
@@ -465,17 +457,6 @@ static void find_instance_macro(struct inst_builder *b, const char *api_macro)
 
 /* ---- KAT reference ---- */
 
-static const char *kat_prefix(const char *type)
-{
-	if (!strcmp(type, "kem"))
-		return "KAT_KEM_";
-	if (!strcmp(type, "sign"))
-		return "KAT_SIG_";
-	if (!strcmp(type, "kex"))
-		return "KAT_KEX_";
-	return "KAT_CryptHash";
-}
-
 /* Label and file stem compared without case and with '-' == '_'. */
 static int loose_equal(const char *a, const char *b, size_t blen)
 {
@@ -508,7 +489,8 @@ static char *folder_label(const struct found_instance *fi)
 static int kat_score(const struct found_instance *fi, const char *rel, const char *label)
 {
 	const char *base = path_basename(rel);
-	const char *prefix = kat_prefix(fi->type);
+	const struct cand_type *t = cand_type_find(fi->type);
+	const char *prefix = t ? t->kat_prefix : "KAT_CryptHash";
 	if (!starts_ci(base, prefix) || !str_ends_with_ci(base, ".txt"))
 		return 0;
 	const char *stem = base + strlen(prefix);
@@ -543,8 +525,9 @@ static int kat_score(const struct found_instance *fi, const char *rel, const cha
 
 static void find_kat(struct found_instance *fi, const struct strlist *all)
 {
-	if (!strcmp(fi->type, "hash"))
-		return; /* hash KATs are several files; the KAT runner finds them */
+	const struct cand_type *t = cand_type_find(fi->type);
+	if (t && t->kat_several_files)
+		return; /* the KAT runner finds them */
 	char *label = folder_label(fi);
 	int best = 0;
 	for (size_t i = 0; i < all->n; i++) {
@@ -725,7 +708,8 @@ static void add_found(struct discovery *d, const struct scan *sc,
 	else
 		fi->label = xstrdup(label);
 	free(label);
-	fi->enabled = !strcmp(fi->type, "kem") && strcmp(fi->variant, "additional");
+	fi->enabled = cand_type_supported(cand_type_find(fi->type)) &&
+		      strcmp(fi->variant, "additional");
 	find_kat(fi, &sc->all);
 	free(b.abs_dir);
 	sl_free(&b.headers);
@@ -872,7 +856,7 @@ static void add_notes(struct discovery *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		struct found_instance *fi = &d->inst[i];
-		if (strcmp(fi->type, "kem"))
+		if (!cand_type_supported(cand_type_find(fi->type)))
 			sl_push_owned(&d->notes, xasprintf("%s: type %s is recognised but not yet "
 							   "supported (enabled = no)", fi->label, fi->type));
 		if (!strcmp(fi->variant, "additional"))

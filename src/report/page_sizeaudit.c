@@ -1,7 +1,7 @@
 /*
  * page_sizeaudit.c — size-audit.md (report-format §9): where each size
  * figure comes from, the automatic audit of API, observed and catalog
- * lengths (only the rows that differ; computed by evidence/size_audit.h,
+ * lengths (only the rows that differ; computed by model/size_audit.h,
  * like size_audit.json), and curated notes.
  */
 #include "report/pages.h"
@@ -57,7 +57,7 @@ static void audit_row(struct md_page *md, const struct dataset *ds, const json_t
 	free(label);
 }
 
-/* The differing rows of the audit (evidence/size_audit.h, the same
+/* The differing rows of the audit (model/size_audit.h, the same
  * computation as size_audit.json); returns their number. */
 static int audit_rows(struct md_page *md, const struct dataset *ds)
 {

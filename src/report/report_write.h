@@ -1,7 +1,7 @@
 /*
  * report_write.h — the `report` step shared by `report` and `campaign`:
  * load a run directory with its workspace's build/ and catalogs, write the
- * run's size audit (<run>/size_audit.json, evidence/size_audit.h) and
+ * run's size audit (<run>/size_audit.json, model/size_audit.h) and
  * every Markdown page (report.h) atomically under an output folder.
  */
 #ifndef NGCC_REPORT_WRITE_H

@@ -1,0 +1,101 @@
+/* types.c — see types.h. */
+#include "method/types.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kem_api[] = { "kem_keygen", "kem_enc", "kem_dec", NULL };
+static const char *const sign_api[] = { "sig_sign", "sig_verify", "sig_keygen", NULL };
+static const char *const kex_api[] = { "kex_init_a", "kex_init_b", NULL };
+static const char *const hash_api[] = { "CryptHash", NULL };
+
+static const char *const kem_ops[] = { "keygen", "enc", "dec", NULL };
+static const char *const sign_ops[] = { "keygen", "sign", "verify", NULL };
+static const char *const kex_ops[] = { "exchange", "init_a", "init_b", "pass<N>",
+				       "derive_a", "derive_b", NULL };
+static const char *const hash_ops[] = { "hash_<L>", NULL };
+
+const struct cand_type cand_types[] = {
+	{ "kem", 1, "Key encapsulation", "KEM_", "KAT_KEM_", 0, "-DNGCC_SHIM_KEM",
+	  kem_api, kem_ops, kem_ops },
+	{ "sign", 2, "Digital signatures", "SIG_", "KAT_SIG_", 0, "-DNGCC_SHIM_SIG",
+	  sign_api, sign_ops, NULL },
+	{ "kex", 3, "Key exchange", "KEX_", "KAT_KEX_", 0, "-DNGCC_SHIM_KEX",
+	  kex_api, kex_ops, NULL },
+	{ "hash", 4, "Hash functions", "CryptHash_", "KAT_CryptHash", 1, "-DNGCC_SHIM_HASH",
+	  hash_api, hash_ops, NULL },
+};
+const size_t n_cand_types = sizeof cand_types / sizeof cand_types[0];
+
+const struct cand_type *cand_type_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "sig"))
+		name = "sign";
+	for (size_t i = 0; i < n_cand_types; i++)
+		if (!strcmp(cand_types[i].name, name))
+			return &cand_types[i];
+	return NULL;
+}
+
+const struct cand_type *cand_type_by_abi(int abi)
+{
+	for (size_t i = 0; i < n_cand_types; i++)
+		if (cand_types[i].abi == abi)
+			return &cand_types[i];
+	return NULL;
+}
+
+int cand_type_supported(const struct cand_type *t)
+{
+	return t && t->timed_ops;
+}
+
+static int op_matches(const char *op, const char *key, unsigned long long *num);
+
+const struct cand_type *cand_type_of_op(const char *op, int *shared)
+{
+	const struct cand_type *found = NULL;
+	unsigned long long num;
+	*shared = 0;
+	for (size_t t = 0; t < n_cand_types; t++)
+		for (const char *const *k = cand_types[t].ops; *k; k++)
+			if (op_matches(op, *k, &num) && found != &cand_types[t]) {
+				if (found) {
+					*shared = 1;
+					return NULL;
+				}
+				found = &cand_types[t];
+			}
+	return found;
+}
+
+/* op matches key: equal, or key is "<prefix><N>"-style and op is the
+ * prefix followed by decimal digits (*num gets them). */
+static int op_matches(const char *op, const char *key, unsigned long long *num)
+{
+	const char *lt = strchr(key, '<');
+	if (!lt)
+		return !strcmp(op, key);
+	size_t lp = (size_t)(lt - key);
+	if (strncmp(op, key, lp) || !op[lp])
+		return 0;
+	for (const char *p = op + lp; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	*num = strtoull(op + lp, NULL, 10);
+	return 1;
+}
+
+unsigned cand_op_rank(const char *op, unsigned long long *num)
+{
+	unsigned rank = 0;
+	*num = 0;
+	for (size_t t = 0; t < n_cand_types; t++)
+		for (const char *const *k = cand_types[t].ops; *k; k++, rank++)
+			if (op_matches(op, *k, num))
+				return rank;
+	*num = 0;
+	return (unsigned)n_cand_types * 64;
+}

@@ -1,0 +1,62 @@
+/*
+ * types.h — the four candidate types of NGCC Round 1 and what every stage
+ * needs to know about each, in one table (method §1): the name used in
+ * candidate.conf and on pages, the ABI number the shim exports, the API
+ * header and KAT file prefixes of a package, the API functions that tell
+ * a header's type, the shim's compile-time switch, the page title, and
+ * the operation keys.
+ *
+ * Adding a type's support is a row here plus the stage code that handles
+ * it (see docs/architecture.md, "Adding a candidate type"); code that
+ * needs a type-dependent fact looks it up here instead of spelling a
+ * string of its own.
+ */
+#ifndef NGCC_METHOD_TYPES_H
+#define NGCC_METHOD_TYPES_H
+
+#include <stddef.h>
+
+struct cand_type {
+	const char *name;          /* "kem", "sign", "kex", "hash" (candidate.conf, pages) */
+	int abi;                   /* enum ngcc_type of runtime/ngcc_abi.h */
+	const char *title;         /* "Key encapsulation", ... (summary sections) */
+	const char *header_prefix; /* API header of an instance: "KEM_*.h" */
+	const char *kat_prefix;    /* submitted KAT file: "KAT_KEM_<instance>.txt" */
+	int kat_several_files;     /* the KATs are several files (hash): none is picked at add */
+	const char *shim_define;   /* compiles runtime/shim.c for this API */
+	/* API functions whose call in a header says the type (discovery) */
+	const char *const *api_functions;
+	/*
+	 * Operation keys in page order (method §1).  "<N>" at the end names a
+	 * numbered family: pass<N> is pass1 … pass16, hash_<L> is hash_32 …
+	 * hash_65536.
+	 */
+	const char *const *ops;
+	/* The operations `measure` times for every instance of the type, or
+	 * NULL while the type is not measured yet. */
+	const char *const *timed_ops;
+};
+
+extern const struct cand_type cand_types[];
+extern const size_t n_cand_types;
+
+/* The row of a type name ("sig" is accepted for "sign"), or NULL. */
+const struct cand_type *cand_type_find(const char *name);
+/* The row of an ABI type number, or NULL. */
+const struct cand_type *cand_type_by_abi(int abi);
+/* Measured end to end (timed_ops set): discovery enables its instances
+ * and measure times them.  NULL is not. */
+int cand_type_supported(const struct cand_type *t);
+/* The type whose ops list op; NULL when none does, and NULL with *shared
+ * set when several do (keygen). */
+const struct cand_type *cand_type_of_op(const char *op, int *shared);
+
+/*
+ * The position of an operation key in the page order of all types (kem,
+ * sign, kex, hash, each in its ops order; a key listed twice keeps its
+ * first place), and the number of a numbered family member (pass3 → 3,
+ * hash_1024 → 1024; 0 otherwise).  Unknown keys get n_cand_types * 64.
+ */
+unsigned cand_op_rank(const char *op, unsigned long long *num);
+
+#endif
