@@ -1,16 +1,16 @@
 /* engine.c — see engine.h: phase set-up, units, the driver, R10. */
 #include "campaign/engine.h"
-#include "proc/command.h"
-#include "util/lock.h"
 #include "campaign/rundir.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
-#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "host/env.h"
 #include "method/types.h"
 #include "package/conf.h"
+#include "proc/command.h"
+#include "util/fsutil.h"
+#include "util/lock.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,11 +11,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "method/plan.h"
 #include "campaign/progress.h"
-#include "proc/spawn.h"
 #include "host/counter.h"
 #include "host/hostcheck.h"
+#include "method/plan.h"
+#include "proc/spawn.h"
 #include "util/util.h"
 
 #define CALIBRATION_KIND "calibration"

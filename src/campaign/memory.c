@@ -2,10 +2,10 @@
 #include "campaign/memory.h"
 
 #include "campaign/rundir.h"
-#include "proc/command.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "proc/command.h"
 
 #include <errno.h>
 #include <math.h>

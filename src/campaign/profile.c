@@ -4,11 +4,11 @@
 #include "build/instrument.h"
 #include "build/survey.h"
 #include "campaign/rundir.h"
-#include "proc/command.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
 #include "method/format.h"
+#include "proc/command.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "charts/csv.h"
-#include "method/natsort.h"
 #include "charts/charts.h"
+#include "charts/csv.h"
 #include "charts/svg.h"
+#include "method/natsort.h"
 
 static void add_chart(struct site_charts *out, const char *name, const char *title,
 		      char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,

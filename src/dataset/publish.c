@@ -10,18 +10,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/atomic.h"
+#include "dataset/publish_util.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
-#include "util/fsutil.h"
 #include "evidence/json.h"
-#include "dataset/publish_util.h"
 #include "evidence/names.h"
 #include "evidence/paths.h"
 #include "model/dataset.h"
-#include "util/fsutil.h"
 #include "model/size_audit.h"
 #include "package/conf.h"
+#include "util/atomic.h"
+#include "util/fsutil.h"
+#include "util/fsutil.h"
 #include "util/util.h"
 
 /* Evidence folders of a run that are published; calibrate/, attempts/ and

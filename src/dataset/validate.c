@@ -8,21 +8,21 @@
 #include <string.h>
 
 #include "campaign/memory.h"
-#include "evidence/build_json.h"
-#include "util/fsutil.h"
-#include "evidence/json.h"
-#include "evidence/profile_json.h"
 #include "dataset/publish_util.h"
+#include "evidence/build_json.h"
+#include "evidence/json.h"
 #include "evidence/names.h"
 #include "evidence/paths.h"
+#include "evidence/profile_json.h"
+#include "evidence/record.h"
+#include "host/env.h"
 #include "kat/katlog.h"
 #include "model/dataset.h"
 #include "report/report.h"
-#include "util/fsutil.h"
-#include "evidence/record.h"
-#include "host/env.h"
 #include "site/site.h"
 #include "stats/stats.h"
+#include "util/fsutil.h"
+#include "util/fsutil.h"
 #include "util/util.h"
 
 /* A loaded evidence file of one system. */

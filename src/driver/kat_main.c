@@ -18,11 +18,11 @@
  * without a RESULT line, whatever its exit code, is a CRASH for the
  * orchestrator: the candidate may have called exit() or crashed.
  */
-#include "proc/spawn.h"
 #include "driver/loader.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
 #include "kat/katlog.h"
+#include "proc/spawn.h"
 #include "util/util.h"
 
 #include <errno.h>

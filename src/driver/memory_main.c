@@ -28,11 +28,11 @@
  * The result is one JSON object on fd 3.  Exit codes: 0 complete, 2 usage,
  * load or symbol error, 3 setup or operation failure.
  */
-#include "proc/spawn.h"
 #include "driver/child.h"
 #include "driver/kem_ops.h"
 #include "driver/mem/memprobe.h"
 #include "driver/procmem.h"
+#include "proc/spawn.h"
 
 #include <dlfcn.h>
 #include <errno.h>

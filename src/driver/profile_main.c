@@ -17,10 +17,10 @@
  * load or symbol error (also: not an instrumented library), 3 setup or
  * operation failure.
  */
-#include "proc/spawn.h"
 #include "driver/child.h"
 #include "driver/kem_ops.h"
 #include "host/counter.h"
+#include "proc/spawn.h"
 #include "runtime/profwrap.h"
 
 #include <dlfcn.h>

@@ -18,11 +18,11 @@
  * jansson (for the result), the loader, kem_ops and the counter; no
  * allocation wrappers (the memory pass has its own program).
  */
-#include "proc/spawn.h"
 #include "driver/child.h"
 #include "driver/kem_ops.h"
 #include "driver/procmem.h"
 #include "host/counter.h"
+#include "proc/spawn.h"
 
 #include <getopt.h>
 #include <jansson.h>

@@ -1,7 +1,7 @@
 /* build_json.c — see build_json.h. */
 #include "evidence/build_json.h"
-#include "util/lock.h"
 #include "evidence/json.h"
+#include "util/lock.h"
 #include "util/util.h"
 
 #include <errno.h>

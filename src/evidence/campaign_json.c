@@ -1,9 +1,9 @@
 /* campaign_json.c — see campaign_json.h. */
 #include "evidence/campaign_json.h"
-#include "method/flags.h"
-#include "util/lock.h"
-#include "util/fsutil.h"
 #include "evidence/json.h"
+#include "method/flags.h"
+#include "util/fsutil.h"
+#include "util/lock.h"
 #include "util/util.h"
 
 #include <errno.h>

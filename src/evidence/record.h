@@ -42,10 +42,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "evidence/unitfile.h"
 #include "method/plan.h"
 #include "proc/spawn.h"
 #include "stats/stats.h"
-#include "evidence/unitfile.h"
 
 #define RECORD_KIND "record"
 #define RECORD_VERSION 1

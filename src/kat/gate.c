@@ -12,20 +12,21 @@
  * rebuilt once with the harness-default profile and retested (method
  * §2.1); the first status is kept as guide_result.
  */
+#include "kat/gate.h"
+
 #include "build/build.h"
-#include "proc/command.h"
-#include "proc/spawn.h"
-#include "util/atomic.h"
 #include "evidence/build_json.h"
-#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/paths.h"
 #include "kat/katcompare.h"
-#include "kat/gate.h"
 #include "kat/katgen.h"
 #include "kat/katlog.h"
 #include "method/types.h"
 #include "package/conf.h"
+#include "proc/command.h"
+#include "proc/spawn.h"
+#include "util/atomic.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <signal.h>

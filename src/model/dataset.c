@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/names.h"
 #include "kat/katlog.h"
-#include "package/conf.h"
 #include "method/natsort.h"
 #include "method/types.h"
+#include "package/conf.h"
+#include "util/fsutil.h"
 #include "util/util.h"
 
 /* Where the pieces of a dataset live; the two sources differ only here. */

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charts/charts.h"
 #include "evidence/json.h"
-#include "model/size_audit.h"
 #include "host/env.h"
 #include "method/format.h"
-#include "charts/charts.h"
+#include "model/size_audit.h"
 
 #define DASH FMT_DASH
 

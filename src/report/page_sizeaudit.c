@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "evidence/json.h"
-#include "model/size_audit.h"
 #include "method/format.h"
+#include "model/size_audit.h"
 
 #define DASH FMT_DASH
 

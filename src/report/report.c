@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/pages.h"
 #include "charts/charts.h"
+#include "report/pages.h"
 #include "util/util.h"
 
 static void add(struct report_out *out, char *path, char *data, size_t len)

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/atomic.h"
-#include "model/size_audit.h"
 #include "model/dataset.h"
+#include "model/size_audit.h"
 #include "report/report.h"
+#include "util/atomic.h"
 #include "util/util.h"
 
 static int write_pages(const char *out_dir, const struct report_out *pages, FILE *list)

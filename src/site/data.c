@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence/json.h"
 #include "charts/csv.h"
+#include "evidence/json.h"
 #include "site/data.h"
 
 /* ---- schemas ---------------------------------------------------------------- */

@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "charts/csv.h"
-#include "method/format.h"
-#include "report/md.h"
-#include "method/natsort.h"
-#include "site/pages.h"
 #include "charts/svg.h"
+#include "method/format.h"
+#include "method/natsort.h"
+#include "report/md.h"
+#include "site/pages.h"
 
 /* ---- metrics -------------------------------------------------------------------- */
 
