@@ -1,4 +1,4 @@
-# memory.mk — the memory program bin/ngcc-perf-memory (method §8, R6) and
+# memory.mk — the memory program bin/ngcc-perf-memory (docs/method.md §8, R6) and
 # the unit test of its bookkeeping (tests/unit/test_memprobe.c).
 #
 # The program replaces malloc & co. to count heap use, which does not mix

@@ -1,4 +1,4 @@
-# profile.mk — the profile driver bin/ngcc-perf-profile (method §10.3) and
+# profile.mk — the profile driver bin/ngcc-perf-profile (docs/method.md §10.3) and
 # the wrapper unit test, which links the wrappers (src/runtime/profwrap.c)
 # with fake __real_* functions.
 

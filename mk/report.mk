@@ -1,4 +1,4 @@
-# report.mk — the report golden fixtures (report-format §13.1).
+# report.mk — the report golden fixtures (docs/report-format.md §13.1).
 #
 # `make report-fixtures` regenerates tests/fixtures/report/ws/ (committed)
 # from the seed pages copied under tests/fixtures/report/seeds/.

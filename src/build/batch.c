@@ -1,5 +1,5 @@
 /*
- * batch.c — `build` (method §2.1, §11.4): read every named candidate's
+ * batch.c — `build` (docs/method.md §2.1, §11.4): read every named candidate's
  * candidate.conf first (a bad one stops everything before any compiler
  * runs), then build all enabled instances of all candidates in one pool of
  * compiler processes, print one line per instance in the conf's order and

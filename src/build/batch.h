@@ -1,5 +1,5 @@
 /*
- * batch.h — `build` (method §2.1, §11.4): every enabled instance of a list
+ * batch.h — `build` (docs/method.md §2.1, §11.4): every enabled instance of a list
  * of candidates compiled in one pool of compiler processes, one `BUILD`
  * line per instance in the conf's order, the results recorded in each
  * build/<ID>/build.json.  `build` and `campaign` call it.

@@ -212,7 +212,7 @@ static void plan_shim(struct plan *p, const char *workspace)
 	sl_push_owned(&p->objects, xasprintf("%s/ngcc_shim.o", p->objdir));
 }
 
-/* Does a compiled candidate source define drng_algorithm (iccs-api.md
+/* Does a compiled candidate source define drng_algorithm (docs/iccs.md
  * §1.7)?  Then the shim must only declare it. */
 static int sources_define_drng(const struct plan *p)
 {

@@ -1,6 +1,6 @@
 /*
  * build.h — compile candidate instances into build/<ID>/lib<stem>.so
- * (method §2.1, §8; iccs-api.md §6.3).
+ * (docs/method.md §2.1, §8; docs/iccs.md §6.3).
  *
  * Per instance and flag profile: the listed sources, our ABI shim
  * (src/runtime/shim.c) and, when the package lacks its own copies, our ICCS

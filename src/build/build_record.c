@@ -1,4 +1,4 @@
-/* build_record.c — build fields of build.json entries (method §11.4). */
+/* build_record.c — build fields of build.json entries (docs/method.md §11.4). */
 #include "build/build.h"
 #include "build/elfinfo.h"
 #include "evidence/build_json.h"

@@ -1,6 +1,6 @@
 /*
  * elfinfo.h — facts about a built library or object read with libelf
- * (method §8): the loaded image (Σ p_memsz of PT_LOAD), the sizes of the
+ * (docs/method.md §8): the loaded image (Σ p_memsz of PT_LOAD), the sizes of the
  * main sections, the dynamic imports and exports, LTO bytecode.
  */
 #ifndef NGCC_BUILD_ELFINFO_H

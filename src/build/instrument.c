@@ -1,4 +1,4 @@
-/* instrument.c — see instrument.h (method §10.1). */
+/* instrument.c — see instrument.h (docs/method.md §10.1). */
 #include "build/instrument.h"
 
 #include "build/elfinfo.h"

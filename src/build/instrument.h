@@ -1,6 +1,6 @@
 /*
  * instrument.h — the instrumented relink of one reference instance
- * (method §10.1): build/<ID>/instrumented/lib<label>.so, made from the
+ * (docs/method.md §10.1): build/<ID>/instrumented/lib<label>.so, made from the
  * objects of the recorded link command plus our wrapper object
  * (src/runtime/profwrap.c), with -Wl,--wrap=<symbol> for each of
  * pseudohash, pseudoXOF, sm3hash and get_random_number that the

@@ -1,4 +1,4 @@
-/* survey.c — see survey.h (R13, method §10.6). */
+/* survey.c — see survey.h (R13, docs/method.md §10.6). */
 #include "build/survey.h"
 
 #include "build/objscan.h"

@@ -1,6 +1,6 @@
 /*
  * survey.h — detection of uninstrumented own symmetric primitives (R13,
- * method §10.6) and the per-candidate survey verdict.
+ * docs/method.md §10.6) and the per-candidate survey verdict.
  *
  * Per instance, the candidate's own objects (the recorded link command's
  * objects minus ours and minus the package's own ICCS files auxfunc.o and

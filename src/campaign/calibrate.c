@@ -1,5 +1,5 @@
 /*
- * calibrate.c — method §2.4: one driver process per operation with
+ * calibrate.c — docs/method.md §2.4: one driver process per operation with
  * trials = 1, iterations = 1, warm-ups = 0 (hard timeout 6 h).  t1 is that
  * trial's seconds, S the process wall time measured here minus t1.  The
  * result goes to <run>/calibrate/<ID>/<label>__<op>.json

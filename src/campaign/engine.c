@@ -90,7 +90,7 @@ static int match_kat_issue_row(char *f[SEMI_FIELDS], void *ctx)
 	return m->cause != NULL;
 }
 
-/* kat_issues.csv (method §2.2): `ID;Label;Action;Cause`, Label a regular
+/* kat_issues.csv (docs/method.md §2.2): `ID;Label;Action;Cause`, Label a regular
  * expression found anywhere in the label; Action `exclude` is never timed.
  * Returns the cause (malloc'd) of the first matching exclude row, or NULL. */
 static char *kat_issue_exclusion(const char *ws, const char *cand, const char *label)

@@ -1,6 +1,6 @@
 /*
  * engine.h — the measuring phases' shared machinery (calibrate, measure;
- * method §2.3–§2.5, §4, §11.2, §13): run directory and campaign.json,
+ * docs/method.md §2.3–§2.5, §4, §11.2, §13): run directory and campaign.json,
  * host check and refusal, environment equality (R10), the benchmark CPU's
  * host-wide lock, the list of units (instance × operation) and running the
  * timing driver.  Candidate code only ever runs in the driver processes.

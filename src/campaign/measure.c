@@ -1,5 +1,5 @@
 /*
- * measure.c — method §2.5, §4.4, §11.2: plan every calibrated unit, run
+ * measure.c — docs/method.md §2.5, §4.4, §11.2: plan every calibrated unit, run
  * them cheapest first, retry disturbed processes, aggregate and write one
  * timing record per unit; resume by status and fingerprint.
  */

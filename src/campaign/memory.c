@@ -1,4 +1,4 @@
-/* memory.c — see memory.h (method §8, R5, R6). */
+/* memory.c — see memory.h (docs/method.md §8, R5, R6). */
 #include "campaign/memory.h"
 
 #include "campaign/rundir.h"

@@ -1,5 +1,5 @@
 /*
- * memory.h — the memory pass (method §2.3 "extension passes", §8, §14 R5
+ * memory.h — the memory pass (docs/method.md §2.3 "extension passes", §8, §14 R5
  * and R6): after measure, for every complete timing record, one
  * bin/ngcc-perf-memory process per operation, pinned to the benchmark CPU,
  * writing <run>/memory/<ID>/<label>__<op>.json ("ngcc-perf/memory/1").

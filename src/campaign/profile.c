@@ -1,4 +1,4 @@
-/* profile.c — see profile.h (method §10). */
+/* profile.c — see profile.h (docs/method.md §10). */
 #include "campaign/profile.h"
 
 #include "build/instrument.h"

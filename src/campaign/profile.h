@@ -1,5 +1,5 @@
 /*
- * profile.h — the profile phase (method §2.3–§2.8 "Profile", §10): for each
+ * profile.h — the profile phase (docs/method.md §2.3–§2.8 "Profile", §10): for each
  * reference instance of each KEM candidate in the run, the instrumented
  * relink (build/instrumented.h), the primitive survey (build/survey.h),
  * then per operation one bin/ngcc-perf-profile process pinned to the
@@ -23,7 +23,7 @@
 #define RELINK_FAILED_KIND "relink-failed"
 #define RELINK_FAILED_VERSION 1
 
-/* Iterations and warm-ups of the profile driver from t1 (method §10.3). */
+/* Iterations and warm-ups of the profile driver from t1 (docs/method.md §10.3). */
 long profile_iterations(double t1_s);
 int profile_warmups(double t1_s);
 /* 3 (iters + warm-ups) t1 + 3 S + 300 s */

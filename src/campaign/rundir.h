@@ -1,5 +1,5 @@
 /*
- * rundir.h — the run directory (method §11.1): its folders, the path of
+ * rundir.h — the run directory (docs/method.md §11.1): its folders, the path of
  * every unit's file, attempts/ (non-complete files moved aside, at most 3
  * attempts per unit over all resumes) and the sweep of temporary files left
  * by dead writers.
@@ -35,7 +35,7 @@ char *rundir_disturbed_path(const char *run, const char *cand, const char *stem,
 			    int proc, int attempt);
 
 /*
- * The resume rule (method §11.2), one for every kind of unit file —
+ * The resume rule (docs/method.md §11.2), one for every kind of unit file —
  * calibrations, timing records, memory records and profiles; the rule and
  * each kind's fingerprint are written out in docs/architecture.md:
  *

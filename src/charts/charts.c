@@ -1,5 +1,5 @@
 /*
- * charts.c — the charts of report-format §10.4 drawn from a dataset,
+ * charts.c — the charts of docs/report-format.md §10.4 drawn from a dataset,
  * each with the CSV of exactly the points it draws.  The chart file links
  * the CSV beside it (an inlined copy is re-pointed by the page).
  */

@@ -1,5 +1,5 @@
 /*
- * charts.h — the charts of report-format §10.4, drawn from one system's
+ * charts.h — the charts of docs/report-format.md §10.4, drawn from one system's
  * loaded data (model/dataset.h) as deterministic SVG (charts/svg.h) with
  * the CSV each was drawn from.  The Markdown tree (report/) and the HTML
  * site (site/) both carry them, so they sit below both.  The names keep
@@ -12,7 +12,7 @@
 
 #include "model/dataset.h"
 
-/* Charts of report-format §10.4. */
+/* Charts of docs/report-format.md §10.4. */
 struct site_chart {
 	char *name;          /* file stem, e.g. "kem-12-cycles" */
 	char *title;

@@ -1,5 +1,5 @@
 /*
- * csv.h — the downloads of report-format §11: RFC 4180 files (comma,
+ * csv.h — the downloads of docs/report-format.md §11: RFC 4180 files (comma,
  * header row, LF, UTF-8), numbers unformatted (integers exact, doubles
  * `%.17g`, null an empty field).  Per-table CSVs hold the cells of one page
  * table; summary.csv, profiles.csv and sizes.csv are built from the dataset.

@@ -1,5 +1,5 @@
 /*
- * svg.h — deterministic SVG charts (report-format §10.4): coordinates with
+ * svg.h — deterministic SVG charts (docs/report-format.md §10.4): coordinates with
  * `%.2f`, no timestamps or generated ids, a <title> and a <desc>, the
  * Okabe–Ito palette (safe for colour blindness), log axes labelled with SI
  * prefixes.  Text and axes use currentColor, so an inlined chart follows the

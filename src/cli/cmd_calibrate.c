@@ -1,6 +1,6 @@
 /*
  * cmd_calibrate.c — `ngcc-perf calibrate --run DIR [ID...] [options]`:
- * the options of calibrating every operation (method §2.4,
+ * the options of calibrating every operation (docs/method.md §2.4,
  * campaign/engine.h), giving t1 and S for planning.  `measure` calibrates
  * by itself; this command exists to look at the plan inputs first.
  */

@@ -29,7 +29,7 @@ static void campaign_usage(FILE *out)
 		"Options (as for measure):\n"
 		"%s"
 		"  --out DIR            folder of the pages (default: <workspace>/reports)\n"
-		"  --no-memory-pass     skip the memory pass (method §8) after measure\n"
+		"  --no-memory-pass     skip the memory pass (docs/method.md §8) after measure\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every phase succeeded (all KATs PASS, every record and profile\n"

@@ -15,7 +15,7 @@ static void check_host_usage(FILE *out)
 	fprintf(out,
 		"usage: ngcc-perf check-host [--cpu N] [--json]\n"
 		"\n"
-		"Check whether benchmark CPU N is fit to measure on (method \u00a73): a\n"
+		"Check whether benchmark CPU N is fit to measure on (docs/method.md \u00a73): a\n"
 		"user-mode hardware cycle counter, no turbo/boost, governor performance,\n"
 		"no SMT sibling, a performance core, pinnable, a steady clock, no\n"
 		"hypervisor.  Prints the environment, `HOST: <problem>` lines, then\n"

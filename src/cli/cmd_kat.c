@@ -1,6 +1,6 @@
 /*
  * cmd_kat.c — `ngcc-perf kat [ID...] [--timeout SECONDS] [--no-fallback]`:
- * the options of the KAT gate (method §2.2, kat/gate.h).
+ * the options of the KAT gate (docs/method.md §2.2, kat/gate.h).
  */
 #include "cli/cli.h"
 #include "kat/gate.h"

@@ -1,6 +1,6 @@
 /*
  * cmd_measure.c — `ngcc-perf measure --run DIR [ID...] [options]`: the
- * options of timing every operation (method §2.5) and the memory pass
+ * options of timing every operation (docs/method.md §2.5) and the memory pass
  * after it (campaign/engine.h, campaign/memory.h).
  */
 #include "campaign/engine.h"
@@ -24,7 +24,7 @@ static void measure_usage(FILE *out)
 		"same command resumes: complete records whose inputs are unchanged are\n"
 		"kept, others are redone (at most 3 attempts; old files go to attempts/).\n"
 		"Refuses (exit 2) on a host that fails `ngcc-perf check-host`.\n"
-		"Then the memory pass (method §8) runs bin/ngcc-perf-memory once per\n"
+		"Then the memory pass (docs/method.md §8) runs ngcc-perf-memory once per\n"
 		"operation with a complete record: operation peak RSS, stack peak,\n"
 		"heap peak and allocations per call in memory/<ID>/<label>__<op>.json\n"
 		"(resumed the same way).\n"

@@ -2,7 +2,7 @@
  * cmd_profile.c — `ngcc-perf profile [ID...] --run DIR [options]`: the share
  * of each operation spent in the ICCS hash helpers and the DRNG, measured
  * on an instrumented relink of every reference instance, and the automatic
- * symmetric-primitive survey (method §10; campaign/profile.h).
+ * symmetric-primitive survey (docs/method.md §10; campaign/profile.h).
  */
 #include "campaign/profile.h"
 #include "cli/cli.h"

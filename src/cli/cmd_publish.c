@@ -1,6 +1,6 @@
 /*
  * cmd_publish.c — `ngcc-perf publish --run DIR --dataset DIR
- * [--publish-unfixed] [--defer REGEX]` (method §2 "Report/publish").
+ * [--publish-unfixed] [--defer REGEX]` (docs/method.md §2 "Report/publish").
  */
 #include "cli/cli.h"
 #include "dataset/publish.h"

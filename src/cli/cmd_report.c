@@ -1,6 +1,6 @@
 /*
  * cmd_report.c — `ngcc-perf report --run DIR [--out DIR] [--system ID]`:
- * render the Markdown pages (report-format §5–§9) from a run directory's
+ * render the Markdown pages (docs/report-format.md §5–§9) from a run directory's
  * evidence and the workspace's build/ and catalogs, and write them
  * atomically under the output folder, with the run's size_audit.json
  * (report/report_write.h, shared with `campaign`).  Rendering is a pure

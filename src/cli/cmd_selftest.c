@@ -1,6 +1,7 @@
 /*
  * cmd_selftest.c — `ngcc-perf selftest`: check the clean-room ICCS runtime
- * (SM3, DRNG, pseudoXOF, pseudohash) against the spec's vectors and OpenSSL.
+ * (SM3, DRNG, pseudoXOF, pseudohash) against published test vectors
+ * (docs/iccs.md §8) and OpenSSL.
  * The checks live in src/selftest/ so the unit tests share them.
  */
 #include <getopt.h>
@@ -16,8 +17,9 @@ static void selftest_usage(FILE *f)
 	      "Check ngcc-perf's clean-room ICCS runtime, the drng.c and auxfunc.c\n"
 	      "linked into candidates that do not ship their own, before trusting any\n"
 	      "KAT or profile built on it:\n"
-	      "  - SM3, pseudoXOF and pseudohash against the vectors of the ICCS spec\n"
-	      "    (iccs-api.md section 8), including input that is not byte-aligned;\n"
+	      "  - SM3, pseudoXOF and pseudohash against published and recomputed\n"
+	      "    test vectors (docs/iccs.md §8), including input that is not\n"
+	      "    byte-aligned;\n"
 	      "  - return codes for unsupported digest lengths (-4);\n"
 	      "  - the DRNG: the ten KAT seeds, V and C after instantiation, request\n"
 	      "    granularity, zero-bit requests, masking, 440-bit arithmetic, the\n"

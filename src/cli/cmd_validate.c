@@ -1,6 +1,6 @@
 /*
  * cmd_validate.c — `ngcc-perf validate DATASET [--publish-unfixed]`
- * (method §12).
+ * (docs/method.md §12).
  */
 #include "cli/cli.h"
 #include "dataset/validate.h"

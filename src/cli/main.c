@@ -35,7 +35,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "selftest", cmd_selftest, "check the ICCS runtime against the spec's vectors" },
+	{ "selftest", cmd_selftest, "check the ICCS runtime against published test vectors" },
 	{ "add", cmd_add, "ingest a submission package into the workspace" },
 	{ "build", cmd_build, "compile every instance into build/<ID>/lib<label>.so" },
 	{ "kat", cmd_kat, "reproduce the submitted Known-Answer Tests" },

@@ -30,7 +30,7 @@ static const char *const evidence_kinds[] = {
 	"records", "memory", "samples", "pool", "profile",
 };
 
-/* Workspace catalogs copied to the dataset's top (method §11.1). */
+/* Workspace catalogs copied to the dataset's top (docs/method.md §11.1). */
 static const char *const catalogs[] = {
 	"systems.csv", "survey.conf", "external_sizes.csv", "kex_bandwidth.csv",
 	"security_targets.csv", "summary_notes.csv", "kat_issues.csv", "size_notes.csv",
@@ -53,7 +53,7 @@ struct pub {
 };
 
 /* The string with the run and workspace prefixes dropped and our own tree
- * written as <ngcc-perf>/ (method §11.1); NULL when unchanged. */
+ * written as <ngcc-perf>/ (docs/method.md §11.1); NULL when unchanged. */
 static char *relative_text(const struct pub *p, const char *s)
 {
 	char *r = path_hide_ours(s, p->o->workspace, p->o->run);

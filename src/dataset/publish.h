@@ -1,5 +1,5 @@
 /*
- * publish.h — `ngcc-perf publish` (method §2 "Report/publish", §11.1):
+ * publish.h — `ngcc-perf publish` (docs/method.md §2 "Report/publish", §11.1):
  * turn a run directory and its workspace into a self-contained dataset
  *
  *   <dataset>/data/<SYS>/  campaign.json  build.json (the measured

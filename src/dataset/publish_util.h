@@ -1,7 +1,7 @@
 /*
- * publish_util.h — pieces shared by `publish` and `validate` (method §2,
+ * publish_util.h — pieces shared by `publish` and `validate` (docs/method.md §2,
  * §9, §12): rendering every report page of a published dataset in memory
- * (report-format §1), and writing and checking the size audit of each of
+ * (docs/report-format.md §1), and writing and checking the size audit of each of
  * its systems.
  */
 #ifndef NGCC_PUBLISH_UTIL_H
@@ -37,7 +37,7 @@ void pages_free(struct rendered_pages *p);
 int size_audit_write_published(const char *dataset_dir, const char *sys, char **err);
 
 /*
- * Validation (method §12 point 4): for each data/<SYS>/ of the published
+ * Validation (docs/method.md §12 point 4): for each data/<SYS>/ of the published
  * dataset, recompute the audit from the dataset alone and compare it with
  * data/<SYS>/size_audit.json.  Prints one `PROBLEM data/<SYS>/size_audit.json:
  * <what>` line per problem to out and returns their number.

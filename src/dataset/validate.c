@@ -176,7 +176,7 @@ static void check_system_id(struct val *v, const struct strlist *systems_csv, in
 
 /* ---- (2) build.json and KAT logs -------------------------------------------------- */
 
-/* Statuses that come from a KAT run's RESULT line (method §2.2). */
+/* Statuses that come from a KAT run's RESULT line (docs/method.md §2.2). */
 static int status_has_log(const char *s)
 {
 	static const char *const st[] = { "PASS", "MISMATCH", "NOKAT", "CRYPTOFAIL",
@@ -233,7 +233,7 @@ static void check_kat_log(struct val *v, const char *key, const json_t *e,
 		problem(v, log_rel, "SHA-256 %.16s… differs from build.json's kat_log_sha256 %.16s…",
 			hex, want ? want : "(none)");
 	char *status = katlog_final_result(log, &id);
-	/* PARTIAL is a TIMEOUT whose one-record recheck matched (method §2.2). */
+	/* PARTIAL is a TIMEOUT whose one-record recheck matched (docs/method.md §2.2). */
 	int same = status && kat && (!strcmp(status, kat) ||
 				     (!strcmp(kat, "PARTIAL") && !strcmp(status, "TIMEOUT")));
 	if (!status)
@@ -645,7 +645,7 @@ static void check_pages(struct val *v, struct loaded *l, struct report_out *page
 	free(r);
 }
 
-/* The HTML site of report-format §10–§11, when the dataset has one, built
+/* The HTML site of docs/report-format.md §10–§11, when the dataset has one, built
  * from the same loaded systems and Markdown tree. */
 static void check_site(struct val *v, struct loaded *l, const struct report_out *pages)
 {

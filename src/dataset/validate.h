@@ -1,5 +1,5 @@
 /*
- * validate.h — `ngcc-perf validate DATASET` (method §12): check a published
+ * validate.h — `ngcc-perf validate DATASET` (docs/method.md §12): check a published
  * dataset from its files alone.  For each data/<SYS>/:
  *
  *  1. campaign.json's system_id names the folder (and systems.csv when the
@@ -19,7 +19,7 @@
  *  5. every page under reports/ regenerated in memory and byte-identical.
  *
  * Each problem is one line `PROBLEM <path>: <what>` (path relative to the
- * dataset), then the summary line of method §12.6.
+ * dataset), then the summary line of docs/method.md §12.
  */
 #ifndef NGCC_VALIDATE_H
 #define NGCC_VALIDATE_H

@@ -1,5 +1,5 @@
 /*
- * kat_main.c — bin/ngcc-perf-kat, the KAT child program (method §2.2).
+ * kat_main.c — bin/ngcc-perf-kat, the KAT child program (docs/method.md §2.2).
  *
  *   ngcc-perf-kat --lib PATH --id ID --label LABEL [--records N]
  *                 [--manifest-digest HEX --manifest-mode MODE --manifest-file NAME

@@ -1,4 +1,4 @@
-/* kem_ops.c — see kem_ops.h (method §5.1–§5.2, R3). */
+/* kem_ops.c — see kem_ops.h (docs/method.md §5.1–§5.2, R3). */
 #include "driver/kem_ops.h"
 
 #include <errno.h>
@@ -64,7 +64,7 @@ int kem_parse_long(const char *s, long min, long *out)
 	return 0;
 }
 
-/* The default seed 00 01 … 2f (method §5.1 step 3). */
+/* The default seed 00 01 … 2f (docs/method.md §5.1 step 3). */
 static void default_seed(unsigned char seed[KEM_SEED_LEN])
 {
 	for (size_t i = 0; i < KEM_SEED_LEN; i++)

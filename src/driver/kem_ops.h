@@ -1,7 +1,7 @@
 /*
  * kem_ops.h — the KEM operation code shared by every child program that
  * runs a candidate's KEM (timing driver, profile driver, memory program):
- * buffers at API capacity + 64 bytes, the untimed setup of method §5.2
+ * buffers at API capacity + 64 bytes, the untimed setup of docs/method.md §5.2
  * (enc on a fixed pk; dec on a fixed ct after an honest decapsulation),
  * single checked calls with lengths reset to capacity, the timed loops and
  * the output validation (R3).  Only libc and the loader: the timing driver
@@ -75,7 +75,7 @@ int kem_open(const char *path, struct kem_state *k);
 int kem_alloc_buffers(struct kem_state *k);
 void kem_free_buffers(struct kem_state *k);
 
-/* Untimed setup (method §5.2).  0 or -1. */
+/* Untimed setup (docs/method.md §5.2).  0 or -1. */
 int kem_setup(struct kem_state *k, enum kem_op op);
 
 /* One call exactly as in the timed loops (lengths reset to capacity, the

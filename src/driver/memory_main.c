@@ -1,6 +1,6 @@
 /*
  * memory_main.c — bin/ngcc-perf-memory: the memory pass of one KEM
- * operation of one candidate library (method §8, R5, R6).
+ * operation of one candidate library (docs/method.md §8, R5, R6).
  *
  *   ngcc-perf-memory --lib PATH --op keygen|enc|dec --calls N [--cpu N]
  *                    [--seed-hex HEX]
@@ -222,7 +222,7 @@ static void usage(FILE *out)
 		"usage: ngcc-perf-memory --lib PATH --op keygen|enc|dec --calls N\n"
 		"                        [--cpu N] [--seed-hex HEX]\n"
 		"                        [--op-peak-method auto|fork]\n"
-		"Memory pass of one KEM operation (method §8): operation peak RSS,\n"
+		"Memory pass of one KEM operation (docs/method.md §8): operation peak RSS,\n"
 		"stack peak by painting, heap peak and allocations by counting\n"
 		"wrappers.  The JSON result goes to fd 3.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n");

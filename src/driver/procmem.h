@@ -1,6 +1,6 @@
 /*
  * procmem.h — this process's memory facts for the child programs
- * (method §8): resident set from /proc/self/statm, the high-water mark
+ * (docs/method.md §8): resident set from /proc/self/statm, the high-water mark
  * VmHWM and its reset through /proc/self/clear_refs (R5).
  */
 #ifndef NGCC_PROCMEM_H

@@ -1,12 +1,12 @@
 /*
  * profile_main.c — bin/ngcc-perf-profile: the hash and DRNG profile of one
- * KEM operation of an instrumented library (method §10.3).
+ * KEM operation of an instrumented library (docs/method.md §10.3).
  *
  *   ngcc-perf-profile --lib PATH --op keygen|enc|dec --iters N --warmups W
  *                     [--cpu N] [--seed-hex HEX]
  *
  * The setup is the timing driver's, from the same code (driver/kem_ops.h,
- * method §5.1–§5.2): seed 00..2f, buffers at API capacity + 64 bytes,
+ * docs/method.md §5.1–§5.2): seed 00..2f, buffers at API capacity + 64 bytes,
  * keygen / keygen+enc / keygen+enc+honest dec, then the same calls, so the
  * inputs are identical.  Then: warm-ups, the tick rate (100 ms busy wait
  * against CLOCK_MONOTONIC_RAW), the wrappers' own overhead (a wrapped
@@ -96,7 +96,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ngcc-perf-profile --lib PATH --op keygen|enc|dec --iters N\n"
 		"                         --warmups W [--cpu N] [--seed-hex HEX]\n"
-		"Profiles one KEM operation of an instrumented library (method §10.3);\n"
+		"Profiles one KEM operation of an instrumented library (docs/method.md §10.3);\n"
 		"the JSON result goes to fd 3.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n");
 }

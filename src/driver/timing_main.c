@@ -1,6 +1,6 @@
 /*
  * timing_main.c — bin/ngcc-perf-driver: time one KEM operation of one
- * candidate library in this process (method §5).
+ * candidate library in this process (docs/method.md §5).
  *
  *   ngcc-perf-driver --lib PATH --op keygen|enc|dec --trials T --iters I
  *                    --warmups W [--cpu N] [--seed-hex HEX]
@@ -94,7 +94,7 @@ static void usage(FILE *out)
 		"usage: ngcc-perf-driver --lib PATH --op keygen|enc|dec --trials T\n"
 		"                        --iters I --warmups W [--cpu N]\n"
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
-		"Times one KEM operation (method §5); the JSON result goes to fd 3.\n"
+		"Times one KEM operation (docs/method.md §5); the JSON result goes to fd 3.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure,\n"
 		"      4 partial, 5 output validation failed.\n");
 }
@@ -149,7 +149,7 @@ bad:
 	return -1;
 }
 
-/* One trial (method §5.1 step 8).  Returns 0, or -1 on an operation failure
+/* One trial (docs/method.md §5.1 step 8).  Returns 0, or -1 on an operation failure
  * (the trial is then not recorded). */
 static int run_trial(struct kem_state *k, enum kem_op op, long iters,
 		     struct counter *c, struct trial_rec *t)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every entry field in the order of method §11.4, then our additions. */
+/* Every entry field in the order of docs/method.md §11.4, then our additions. */
 static const char *const entry_keys[] = {
 	"candidate", "label", "instance", "variant", "flags",
 	"kat", "guide_result", "kat_not_passed", "excluded", "kat_log", "kat_log_sha256",

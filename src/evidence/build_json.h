@@ -1,5 +1,5 @@
 /*
- * build_json.h — build/<ID>/build.json (method §11.4), the one place that
+ * build_json.h — build/<ID>/build.json (docs/method.md §11.4), the one place that
  * knows its layout.  `build` writes the build fields, `kat` the KAT fields.
  *
  *   { "schema": "ngcc-perf/build/1",

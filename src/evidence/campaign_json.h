@@ -1,5 +1,5 @@
 /*
- * campaign_json.h — <run>/campaign.json, "ngcc-perf/campaign/1" (method
+ * campaign_json.h — <run>/campaign.json, "ngcc-perf/campaign/1" (docs/method.md
  * §11.3).  Every change is a read-modify-write under an exclusive flock on
  * <run>/locks/campaign.lock and is written atomically.
  *
@@ -33,7 +33,7 @@ int campaign_update(const char *workspace, const char *run,
 /* Load without the lock (readers); NULL with *err. */
 json_t *campaign_load(const char *run, char **err);
 
-/* System id (method §1): the workspace's systems.csv row whose Hostname is
+/* System id (docs/method.md §1): the workspace's systems.csv row whose Hostname is
  * this host, else the host's short name.  Caller frees. */
 char *campaign_system_id(const char *workspace);
 

@@ -86,7 +86,7 @@ int jget_bool(const json_t *o, const char *key, int def)
 /* ---- schemas ---- */
 
 /* Every evidence kind a published dataset may hold, with the version this
- * tool reads (method §11.1: readers reject unknown versions). */
+ * tool reads (docs/method.md §11.1: readers reject unknown versions). */
 static const struct {
 	const char *kind;
 	int version;

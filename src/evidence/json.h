@@ -1,5 +1,5 @@
 /*
- * json.h — conventions shared by every evidence file (method §11.1):
+ * json.h — conventions shared by every evidence file (docs/method.md §11.1):
  * "schema": "ngcc-perf/<kind>/<version>", keys in insertion order, indent 1,
  * trailing LF, doubles with 17 significant digits, atomic writes.
  */

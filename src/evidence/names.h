@@ -1,5 +1,5 @@
 /*
- * names.h — the names of the per-unit evidence files (method §11.1): one
+ * names.h — the names of the per-unit evidence files (docs/method.md §11.1): one
  * file per instance and operation, `<label>__<opkey>.json`, in records/,
  * calibrate/, memory/, profile/ ... of a run directory and of a published
  * dataset.  Writers build the stem here and readers split it here.

@@ -1,5 +1,5 @@
 /*
- * paths.h — paths inside evidence (method §11.1): written relative to the
+ * paths.h — paths inside evidence (docs/method.md §11.1): written relative to the
  * workspace, the run directory or data/<SYS>/, with ngcc-perf's own tree
  * as `<ngcc-perf>/…`, so that a published dataset holds no absolute path.
  */

@@ -1,4 +1,4 @@
-/* profile_json.c — see profile_json.h (method §10.4–§10.5, §11.6). */
+/* profile_json.c — see profile_json.h (docs/method.md §10.4–§10.5, §11.6). */
 #include "evidence/profile_json.h"
 
 #include "evidence/json.h"

@@ -1,8 +1,8 @@
 /*
  * profile_json.h — the profile record "ngcc-perf/profile/1"
- * (profile/<cand>/<label>__<opkey>.json, method §11.6) and the pure
+ * (profile/<cand>/<label>__<opkey>.json, docs/method.md §11.6) and the pure
  * derivation of its shares, calls per operation and corrected shares from
- * the raw `calls` (method §10.4–§10.5), which `validate` reuses.
+ * the raw `calls` (docs/method.md §10.4–§10.5), which `validate` reuses.
  *
  * Key order (extensions marked +):
  *   schema, status, +status_detail, candidate, label, operation, op_key,
@@ -57,7 +57,7 @@ json_t *profile_derive(const json_t *calls, long long operations, long long tota
  */
 int profile_check(const json_t *record, char **why);
 
-/* Cross-check against the timing record (method §10.5, R12).  timing may
+/* Cross-check against the timing record (docs/method.md §10.5, R12).  timing may
  * be NULL (no complete record): the values are then null. */
 json_t *profile_crosscheck(long long operations, long long total_ticks, const char *tick_source,
 			   double tick_hz, const json_t *timing);
@@ -83,7 +83,7 @@ json_t *profile_build(const struct profile_input *in);
 /* "complete" when the driver exited 0 and reported operations and total. */
 const char *profile_status(int exited_ok, const json_t *result);
 
-/* A profile's inputs (method §11.2): the timed library and the
+/* A profile's inputs (docs/method.md §11.2): the timed library and the
  * instrumented relink it was measured on. */
 struct profile_fp {
 	const char *library_sha256;

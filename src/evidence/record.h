@@ -1,6 +1,6 @@
 /*
  * record.h — the timing record "ngcc-perf/record/1"
- * (records/<cand>/<label>__<opkey>.json, method §11.5) and the per-process
+ * (records/<cand>/<label>__<opkey>.json, docs/method.md §11.5) and the per-process
  * entries it is made of.  This file owns the format; the measure engine
  * (src/campaign/measure.c) gathers the inputs and the report and validate
  * commands read what is written here.
@@ -50,7 +50,7 @@
 #define RECORD_KIND "record"
 #define RECORD_VERSION 1
 
-/* Statuses of a process and of a record (method §7.1). */
+/* Statuses of a process and of a record (docs/method.md §7.1). */
 #define ST_COMPLETE "complete"
 #define ST_PARTIAL "partial"
 #define ST_FAILED "failed"
@@ -72,7 +72,7 @@ const char *record_process_status(const json_t *entry);
 /* Why this process failed, for status_detail: "" when complete. */
 const char *record_process_error(const json_t *entry);
 
-/* Disturbance rules (method §4.4): returns a JSON array of reasons (empty
+/* Disturbance rules (docs/method.md §4.4): returns a JSON array of reasons (empty
  * when not disturbed).  ref_clock_hz <= 0 or a counter other than
  * perf-user-cycles switches rule (a) off. */
 json_t *record_disturbed_reasons(const json_t *entry, int max_invol_switches,

@@ -1,6 +1,6 @@
 /*
  * unitfile.h — the state of one unit's file in a run directory (a
- * calibration, a timing record, a memory record, a profile; method §11.2):
+ * calibration, a timing record, a memory record, a profile; docs/method.md §11.2):
  * missing, unreadable or corrupt, not complete, complete but made from
  * other inputs (stale), or complete and current.  Each format supplies its
  * schema and its fingerprint test; campaign/rundir.h turns the state into

@@ -1,5 +1,5 @@
 /*
- * clock.c — the clock probe (method §6.4): busy windows of counter ticks
+ * clock.c — the clock probe (docs/method.md §6.4): busy windows of counter ticks
  * per second of CLOCK_MONOTONIC_RAW, on the calling thread or pinned to a
  * CPU.  The environment block records it; the host check's steady-clock
  * rule judges it.

@@ -1,5 +1,5 @@
 /*
- * clock.h — the clock probe (method §6.4): how fast the counter ticks
+ * clock.h — the clock probe (docs/method.md §6.4): how fast the counter ticks
  * against CLOCK_MONOTONIC_RAW while the CPU is busy.
  */
 #ifndef NGCC_HOST_CLOCK_H

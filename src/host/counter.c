@@ -1,5 +1,5 @@
 /*
- * counter.c — the cycle counter of method §6.
+ * counter.c — the cycle counter of docs/method.md §6.
  *
  * Preference is perf_event_open user-mode core cycles; when the event does
  * not open (no PMU, as in most VMs, or perf_event_paranoid too strict) we
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CALIBRATION_NS 100000000ull  /* 100 ms, method §6.2 */
+#define CALIBRATION_NS 100000000ull  /* 100 ms, docs/method.md §6.2 */
 
 
 /* One reason per process is enough: every counter_open of a process meets
@@ -277,7 +277,7 @@ static double median_of(double *v, int n)
 }
 
 /*
- * An empty bracket is exactly a trial with no calls (method §5.1 step 8):
+ * An empty bracket is exactly a trial with no calls (docs/method.md §5.1 step 8):
  * start the counter, read the clock twice, stop the counter.  So the ticks
  * and ns reported here are what every trial's figures include.
  */

@@ -1,6 +1,6 @@
 /*
  * counter.h — the cycle counter used by the timing driver and by the
- * profiling wrappers (method §6).  Preference: perf_event_open user-mode
+ * profiling wrappers (docs/method.md §6).  Preference: perf_event_open user-mode
  * core cycles ("perf-user-cycles"); fallback: fenced TSC on x86_64
  * ("tsc-fenced") or cntvct_el0 on AArch64 ("cntvct"), calibrated against
  * CLOCK_MONOTONIC_RAW; else none (cycles are null).

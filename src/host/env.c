@@ -1,9 +1,9 @@
 /*
  * env.c — the environment block stored at the start and end of a campaign
- * and in every record (method §3), with the clock probe's result (§6.4,
- * host/clock.h), the reference clock, the report's clock text
- * (report-format §5.2) and the R10 environment equality.  sysfs values stay strings (or null) so that
- * nothing is lost by parsing them.
+ * and in every record (docs/method.md §3), with the clock probe's result
+ * (§6.4, host/clock.h), the reference clock, the report's clock text
+ * (docs/report-format.md §5.2) and the R10 environment equality.  sysfs
+ * values stay strings (or null) so that nothing is lost by parsing them.
  */
 #include "host/env.h"
 
@@ -321,7 +321,7 @@ static void add_frequency_knobs(json_t *env, int cpu)
 	set_owned_str(env, "smt_control", hostfs_line("/sys/devices/system/cpu/smt/control"));
 }
 
-/* Recorded, never refused (method §3, R15). */
+/* Recorded, never refused (docs/method.md §3, R15). */
 static void add_recorded_facts(json_t *env, int cpu)
 {
 	set_owned_str(env, "isolcpus", hostfs_line("/sys/devices/system/cpu/isolated"));

@@ -1,6 +1,6 @@
 /*
- * env.h — the environment block (method §3, R15) with its clock probe
- * (host/clock.h), the reference clock, the report's clock text (report-format §5.2) and
+ * env.h — the environment block (docs/method.md §3, R15) with its clock probe
+ * (host/clock.h), the reference clock, the report's clock text (docs/report-format.md §5.2) and
  * environment equality (R10).
  */
 #ifndef NGCC_HOST_ENV_H

@@ -1,5 +1,5 @@
 /*
- * hostcheck.c — method §3: every row of the host-check table for one
+ * hostcheck.c — docs/method.md §3: every row of the host-check table for one
  * benchmark CPU, the refusal rule and the override evidence.  Problems use
  * the table's wording exactly: they end up in records and on pages.
  */
@@ -19,7 +19,7 @@
 #include "host/counter.h"
 #include "host/hostfs.h"
 
-/* Steady when IQR ≤ 0.5 % of the median (method §3). */
+/* Steady when IQR ≤ 0.5 % of the median (docs/method.md §3). */
 #define STEADY_IQR_FRACTION 0.005
 
 int host_default_cpu(void)

@@ -1,5 +1,5 @@
 /*
- * hostcheck.h — the host checks of method §3 (is this CPU fit to measure
+ * hostcheck.h — the host checks of docs/method.md §3 (is this CPU fit to measure
  * on?), the refusal rule of the measuring phases and the evidence of the
  * --allow-unfixed-host override.
  */
@@ -11,7 +11,7 @@
 #include "host/clock.h"
 #include "util/util.h"
 
-/* Problem strings, exactly as method §3's table words them. */
+/* Problem strings, exactly as docs/method.md §3's table words them. */
 #define HOST_PROBLEM_ARCH "no guide configuration"
 #define HOST_PROBLEM_COUNTER "hardware cycle counter unavailable"
 #define HOST_PROBLEM_TURBO "turbo/boost is enabled"
@@ -25,7 +25,7 @@
 
 #define HOST_REFUSAL "refusing to measure on an unfixed host"
 
-/* The highest-numbered CPU this process may use (method §3), or -1. */
+/* The highest-numbered CPU this process may use (docs/method.md §3), or -1. */
 int host_default_cpu(void);
 
 /* Hypervisor CPU flag or a /sys/hypervisor type.  *type (may be NULL)

@@ -1,5 +1,5 @@
 /*
- * show.c — what `check-host` prints (method §3): the environment summary,
+ * show.c — what `check-host` prints (docs/method.md §3): the environment summary,
  * one `HOST: <problem>` line per problem, then `host ready` or
  * `<n> problem(s)`; or the same as one JSON document.  Writes nothing; the
  * measuring phases run the same checks and store them.

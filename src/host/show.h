@@ -1,5 +1,5 @@
 /*
- * show.h — `check-host` (method §3): run the host checks for a benchmark
+ * show.h — `check-host` (docs/method.md §3): run the host checks for a benchmark
  * CPU and print them with the environment summary, or as JSON.
  */
 #ifndef NGCC_HOST_SHOW_H

@@ -1,5 +1,5 @@
 /*
- * gate.c — the KAT gate (method §2.2), behind `ngcc-perf kat` and
+ * gate.c — the KAT gate (docs/method.md §2.2), behind `ngcc-perf kat` and
  * `campaign`.
  *
  * For every enabled instance that `build` compiled, run bin/ngcc-perf-kat
@@ -9,7 +9,7 @@
  * without one is a CRASH, a killed one a TIMEOUT.  Evidence:
  * build/<ID>/kat/<label>.log (kat/katlog.h) and .txt, and the KAT fields of
  * build/<ID>/build.json.  A guide-built library that does not PASS is
- * rebuilt once with the harness-default profile and retested (method
+ * rebuilt once with the harness-default profile and retested (docs/method.md
  * §2.1); the first status is kept as guide_result.
  */
 #include "kat/gate.h"

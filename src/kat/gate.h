@@ -1,8 +1,8 @@
 /*
- * gate.h — the KAT gate (method §2.2): reproduce the submitted Known-Answer
+ * gate.h — the KAT gate (docs/method.md §2.2): reproduce the submitted Known-Answer
  * Tests of every enabled, built instance in the isolated KAT child
  * (bin/ngcc-perf-kat), decide each status, rebuild a guide build that
- * failed with the harness-default flags and test it again (method §2.1),
+ * failed with the harness-default flags and test it again (docs/method.md §2.1),
  * recheck a timed-out run on one record, and write the evidence: the KAT
  * log and text under build/<ID>/kat/ (kat/katlog.h) and the KAT fields of
  * build/<ID>/build.json.  `kat` and `campaign` call it.

@@ -3,7 +3,7 @@
  *
  * Submitted KAT files carry CRLF, stripped trailing spaces on blank `_Len`
  * lines and stray empty lines, so everything here works on canonical lines
- * (iccs-api.md §5), never on raw bytes.
+ * (docs/iccs.md §5), never on raw bytes.
  */
 #include "kat/katcompare.h"
 

@@ -1,6 +1,6 @@
 /*
  * katcompare.h — comparing generated KAT text with the submitted reference
- * (iccs-api.md §5): canonical form and digest, comparison with a
+ * (docs/iccs.md §5): canonical form and digest, comparison with a
  * `kat.sha256` entry (package/manifest.h) or line by line with a reference
  * file.
  */

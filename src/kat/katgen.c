@@ -1,5 +1,5 @@
 /*
- * katgen.c — replay of the official KEM KAT driver (iccs-api.md §4.1, §4.2)
+ * katgen.c — replay of the official KEM KAT driver (docs/iccs.md §4.1, §4.2)
  * with the harness's safety checks (§7 items 2 and 3).
  *
  * The text is appended to the caller's strbuf as it is produced, so a

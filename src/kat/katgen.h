@@ -1,5 +1,5 @@
 /*
- * katgen.h — our replay of the official KAT drivers (iccs-api.md §4), run in
+ * katgen.h — our replay of the official KAT drivers (docs/iccs.md §4), run in
  * the KAT child program against a loaded candidate.  Same seed schedule, same
  * text, byte for byte; plus the harness's safety: every length out-param is
  * pre-set from the getters before each call, every buffer has 64 guard bytes
@@ -11,7 +11,7 @@
 
 #include "util/util.h"
 
-/* KAT statuses; the value is also the KAT child's exit code (method §2.2). */
+/* KAT statuses; the value is also the KAT child's exit code (docs/method.md §2.2). */
 enum kat_status {
 	KAT_PASS = 0,
 	KAT_MISMATCH = 1,

@@ -1,5 +1,5 @@
 /*
- * katlog.h — the KAT log, build/<ID>/kat/<label>.log (method §2.2), and
+ * katlog.h — the KAT log, build/<ID>/kat/<label>.log (docs/method.md §2.2), and
  * the result stream of the KAT child it is made from:
  *
  *   key = value                 header lines (metadata, API sizes, ...)

@@ -1,4 +1,4 @@
-/* flags.c — see flags.h (method §2.1 [C], iccs-api.md §6.3). */
+/* flags.c — see flags.h (docs/method.md §2.1 [C], docs/iccs.md §6.3). */
 #include "method/flags.h"
 
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * flags.h — the compiler flag profiles of method §2.1 [C] (iccs-api.md
+ * flags.h — the compiler flag profiles of docs/method.md §2.1 [C] (docs/iccs.md
  * §6.3): the guide's reference flags plus what a shared library needs, the
  * permissive harness-default fallback, and the assumed performance flags
  * of optimized-avx2 builds.  Pure data: `build` compiles with them and
@@ -12,7 +12,7 @@
 
 enum build_profile {
 	PROFILE_GUIDE,             /* guide reference flags + harness additions */
-	PROFILE_HARNESS_DEFAULT,   /* permissive fallback, iccs-api.md §6.3 */
+	PROFILE_HARNESS_DEFAULT,   /* permissive fallback, docs/iccs.md §6.3 */
 	PROFILE_GUIDE_PERFORMANCE, /* optimized-avx2 builds */
 };
 

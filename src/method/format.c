@@ -1,5 +1,5 @@
 /*
- * format.c — report-format §3 formatters.  printf does the rounding
+ * format.c — docs/report-format.md §3 formatters.  printf does the rounding
  * (correct rounding of the exact binary value, ties to even), always under
  * the C locale so a page never depends on the environment.
  */

@@ -1,5 +1,5 @@
 /*
- * format.h — the number formatters of report-format §3.  They are the only
+ * format.h — the number formatters of docs/report-format.md §3.  They are the only
  * way a number reaches a page, so every page cell is decided here.
  *
  * Conventions:

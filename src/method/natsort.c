@@ -1,5 +1,5 @@
 /*
- * natsort.c — report-format §4 sort orders.
+ * natsort.c — docs/report-format.md §4 sort orders.
  */
 #include "method/natsort.h"
 #include "method/types.h"

@@ -1,5 +1,5 @@
 /*
- * natsort.h — the sort orders of report-format §4: natural order of labels
+ * natsort.h — the sort orders of docs/report-format.md §4: natural order of labels
  * and ids, the operation order, and the byte order of profile function
  * names.  Each order has a strcmp-like comparator and a qsort adapter for
  * arrays of `const char *`.

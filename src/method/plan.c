@@ -1,5 +1,5 @@
 /*
- * plan.c — method §4.2 iteration planning.  IEEE double arithmetic in the
+ * plan.c — docs/method.md §4.2 iteration planning.  IEEE double arithmetic in the
  * order the method states it, so the seed pages' n column is reproduced
  * exactly (e.g. t1 = 175.70 µs → 5 × 5692).
  */

@@ -1,5 +1,5 @@
 /*
- * plan.h — iteration planning (method §4), a pure function of the planning
+ * plan.h — iteration planning (docs/method.md §4), a pure function of the planning
  * constants and the calibration (t1, S).  Reproduces the seed pages'
  * "n (trials × iters)" column.
  */
@@ -32,7 +32,7 @@ struct plan {
 void planning_defaults(struct planning *p);
 /* t1: cold single-call seconds; setup_s: process setup seconds. */
 void plan_compute(const struct planning *p, double t1_s, double setup_s, struct plan *out);
-/* KEX single steps (method §4.2 step 1): t1 := max(exchange t1, step t1). */
+/* KEX single steps (docs/method.md §4.2 step 1): t1 := max(exchange t1, step t1). */
 double plan_kex_step_t1(double exchange_t1_s, double step_t1_s);
 
 #endif

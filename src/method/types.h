@@ -1,6 +1,6 @@
 /*
  * types.h — the four candidate types of NGCC Round 1 and what every stage
- * needs to know about each, in one table (method §1): the name used in
+ * needs to know about each, in one table (docs/method.md §1): the name used in
  * candidate.conf and on pages, the ABI number the shim exports, the API
  * header and KAT file prefixes of a package, the API functions that tell
  * a header's type, the shim's compile-time switch, the page title, and
@@ -27,7 +27,7 @@ struct cand_type {
 	/* API functions whose call in a header says the type (discovery) */
 	const char *const *api_functions;
 	/*
-	 * Operation keys in page order (method §1).  "<N>" at the end names a
+	 * Operation keys in page order (docs/method.md §1).  "<N>" at the end names a
 	 * numbered family: pass<N> is pass1 … pass16, hash_<L> is hash_32 …
 	 * hash_65536.
 	 */

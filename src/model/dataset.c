@@ -392,7 +392,7 @@ char **ds_kat_issue(const struct dataset *ds, const char *id, const char *label)
 	return NULL;
 }
 
-/* kat_issues.csv rows with Action exclude are never timed (method §2.2). */
+/* kat_issues.csv rows with Action exclude are never timed (docs/method.md §2.2). */
 static int kat_issue_excludes(const struct dataset *ds, const char *id, const char *label)
 {
 	for (size_t i = 0; i < ds->kat_issues.n; i++) {

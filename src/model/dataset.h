@@ -94,7 +94,7 @@ int dataset_load_published(struct dataset *ds, const char *dataset_dir,
 			   const char *system, char **err);
 void dataset_free(struct dataset *ds);
 /* The systems whose pages are in the same output tree, so that pages may
- * link to them (report-format §1: a page without data is not linked).
+ * link to them (docs/report-format.md §1: a page without data is not linked).
  * Without a call only the dataset's own system is linked. */
 void dataset_set_peers(struct dataset *ds, const char *const *ids, size_t n);
 /* 1 if pages of system id exist in the output tree (itself or a peer). */
@@ -125,7 +125,7 @@ char *ds_conf_str(const struct dataset *ds, const char *key, const char *cand,
 /* Per-candidate configuration (report.json candidates.<id>.<key>), or NULL. */
 const char *ds_cand_conf(const struct dataset *ds, const char *cand, const char *key);
 /* The environment shown for a candidate: the first complete record on the
- * lowest CPU number (method §5.2); NULL if none. */
+ * lowest CPU number (docs/method.md §5.2); NULL if none. */
 const json_t *ds_candidate_env(const struct ds_candidate *c);
 /* Architecture words: "x86-64"/"AArch64", and "x86"/"ARM" for the guide. */
 const char *ds_arch_name(const struct dataset *ds);

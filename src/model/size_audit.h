@@ -1,5 +1,5 @@
 /*
- * size_audit.h — the automatic size audit (method §9, R16) and its
+ * size_audit.h — the automatic size audit (docs/method.md §9, R16) and its
  * evidence file size_audit.json, schema "ngcc-perf/size-audit/1", in a run
  * directory and in each data/<SYS>/ of a published dataset (§11.1).
  *

@@ -1,7 +1,7 @@
 /*
  * discover.c — see discover.h.
  *
- * The package layouts seen in practice (iccs-api.md §6) vary too much for a
+ * The package layouts seen in practice (docs/iccs.md §6) vary too much for a
  * fixed path pattern, so discovery starts from the ICCS API headers (found
  * by the functions they declare, or by their KEM_/SIG_/KEX_/CryptHash_ name)
  * and works outwards: the header's folder is the instance folder, its

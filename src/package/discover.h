@@ -1,6 +1,6 @@
 /*
  * discover.h — find the parameter sets (instances) of an unpacked
- * submission package (iccs-api.md §6): where each one lives, its type,
+ * submission package (docs/iccs.md §6): where each one lives, its type,
  * ALGORITHM_INSTANCE, the exact list of sources to compile, its include
  * folders, whether it ships its own drng/auxfunc, and its submitted KAT
  * file.  Pure file inspection: nothing from the package is executed.

@@ -1,5 +1,5 @@
 /*
- * ingest.c — `add` (method §2.1): bring a submission package into
+ * ingest.c — `add` (docs/method.md §2.1): bring a submission package into
  * candidates/<ID>/source/, discover its instances and write
  * candidates/<ID>/candidate.conf.  The new candidate is assembled in a
  * staging folder and moved into place only when everything succeeded, so

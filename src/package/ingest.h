@@ -1,5 +1,5 @@
 /*
- * ingest.h — `add` (method §2.1): a submission package (folder or archive)
+ * ingest.h — `add` (docs/method.md §2.1): a submission package (folder or archive)
  * becomes candidates/<ID>/ — its unpacked source, the editable
  * candidate.conf of its discovered instances and, when given, a checked
  * copy of its KAT manifest — or nothing at all when anything fails.

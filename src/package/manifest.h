@@ -1,5 +1,5 @@
 /*
- * manifest.h — the KAT manifest candidates/<ID>/kat.sha256 (method §2.2):
+ * manifest.h — the KAT manifest candidates/<ID>/kat.sha256 (docs/method.md §2.2):
  * lines `<sha256-hex> <strict|nolen>[:N] <label>/<file>` (or a bare file
  * name), `#` comments.  `add --kat-manifest` checks and copies it; the KAT
  * gate and the KAT child look an instance's entry up.

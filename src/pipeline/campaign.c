@@ -1,5 +1,5 @@
 /*
- * campaign.c — `campaign` (method §2): add (for package paths), build, kat,
+ * campaign.c — `campaign` (docs/method.md §2): add (for package paths), build, kat,
  * then calibrate and measure, the memory pass, profile, and finally the
  * report pages, all in this process by calling each stage in turn.
  * Instances whose KAT did not pass are still timed and marked; BUILDFAIL,

@@ -1,5 +1,5 @@
 /*
- * campaign.h — `campaign` (method §2): the whole chain for a list of
+ * campaign.h — `campaign` (docs/method.md §2): the whole chain for a list of
  * packages or candidate ids — host check, add, build, kat, measure (with
  * its calibration), the memory pass, profile and report — in one process,
  * each stage called in turn and recorded as a phase of the run.

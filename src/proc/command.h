@@ -3,7 +3,7 @@
  * (ngcc-perf-driver, -kat, -profile, -memory): the argv to run and the
  * same words as evidence records them, the program written as
  * <ngcc-perf>/bin/<name> so that no absolute path of this installation is
- * recorded (method §11.1).  Every child program is started through here
+ * recorded (docs/method.md §11.1).  Every child program is started through here
  * and proc/spawn.h.
  */
 #ifndef NGCC_PROC_COMMAND_H

@@ -1,5 +1,5 @@
 /*
- * md.h — Markdown page builder for the report (report-format §2): blocks
+ * md.h — Markdown page builder for the report (docs/report-format.md §2): blocks
  * separated by one blank line, GFM pipe tables with `|---|` delimiters,
  * cells with `|` escaped as `\|`, LF line ends and exactly one LF at the
  * end of the page.  Nothing here formats numbers (that is format.h).

@@ -1,6 +1,6 @@
 /*
  * page_candidate.c — the per-candidate page <SYS>/<cand>.md
- * (report-format §5).  Sections 1–7 and Symmetric primitives follow the
+ * (docs/report-format.md §5).  Sections 1–7 and Symmetric primitives follow the
  * seed pages exactly; our additions go after the closing line under
  * "Beyond the guide" (§5.9).
  */

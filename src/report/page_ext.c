@@ -1,5 +1,5 @@
 /*
- * page_ext.c — "Beyond the guide" (report-format §5.9): the additional
+ * page_ext.c — "Beyond the guide" (docs/report-format.md §5.9): the additional
  * sections of a candidate page.  Rows that are per operation start with
  * "`label` op" so none reads like a row of a seed table.
  */
@@ -399,7 +399,7 @@ static void additional_evidence(struct md_page *md, const struct ds_candidate *c
 }
 
 /* A.8: one image paragraph per chart; report_render writes the files
- * (report-format §10.4), the site inlines them. */
+ * (docs/report-format.md §10.4), the site inlines them. */
 static void charts(struct md_page *md, const struct dataset *ds, const struct ds_candidate *c)
 {
 	struct site_charts ch = { NULL, 0 };

@@ -1,5 +1,5 @@
 /*
- * page_index.c — the landing page index.md (report-format §1, §10.2):
+ * page_index.c — the landing page index.md (docs/report-format.md §1, §10.2):
  * scope, the systems table and the links.
  */
 #include "report/pages.h"

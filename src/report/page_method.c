@@ -1,7 +1,7 @@
 /*
- * page_method.c — the method page <SYS>/method.md (report-format §7),
+ * page_method.c — the method page <SYS>/method.md (docs/report-format.md §7),
  * generated from the run's own planning constants, options, counter and
- * host state, with the limitations of method §15.
+ * host state, with the limitations of docs/method.md §15.
  */
 #include "report/pages.h"
 
@@ -154,7 +154,7 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
 		 num(g, pl, "max_disturbed_retries", 3), f->retries);
 }
 
-/* The passes beyond timing (method §14), stated only as far as the run's
+/* The passes beyond timing (docs/method.md §14), stated only as far as the run's
  * options and records show they ran. */
 static void extension_passes(struct md_page *md, const json_t *opt, const struct run_facts *f)
 {

@@ -1,5 +1,5 @@
 /*
- * page_sizeaudit.c — size-audit.md (report-format §9): where each size
+ * page_sizeaudit.c — size-audit.md (docs/report-format.md §9): where each size
  * figure comes from, the automatic audit of API, observed and catalog
  * lengths (only the rows that differ; computed by model/size_audit.h,
  * like size_audit.json), and curated notes.

@@ -1,5 +1,5 @@
 /*
- * page_summary.c — the summary page <SYS>/index.md (report-format §6):
+ * page_summary.c — the summary page <SYS>/index.md (docs/report-format.md §6):
  * one row per reference instance, per category, with the cycle cells,
  * symmetric shares, sizes and notes.
  */

@@ -1,5 +1,5 @@
 /*
- * page_survey.c — symmetric-survey.md (report-format §8): the verdict of
+ * page_survey.c — symmetric-survey.md (docs/report-format.md §8): the verdict of
  * every public-key candidate, the automatic scan beside it, and the
  * largest hash share per system.
  */
@@ -114,7 +114,7 @@ char *page_survey(const struct dataset *const *systems, size_t nsystems, size_t 
 	md_blockf(&md, "**Totals:** %d ICCS-only, %d bypass, %d mixed, %d instance-dependent "
 		  "(%zu public-key candidates).", counts[0], counts[1], counts[2], counts[3], n);
 	md_block(&md, "Verdicts are derived from call-graph reachability and constant scans of each "
-		 "instance's objects (method \xc2\xa7" "10.6) and curated by reading the source where "
+		 "instance's objects (ngcc-perf docs/method.md \xc2\xa7" "10.6) and curated by reading the source where "
 		 "`survey.conf` overrides them. Code that is compiled but unreachable from the API "
 		 "does not count. The automatic scan is shown beside the verdict; it never overrides "
 		 "a `survey.conf` line.");

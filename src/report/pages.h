@@ -1,8 +1,8 @@
 /*
- * pages.h — one renderer per page kind (report-format §5–§9).  Each is a
+ * pages.h — one renderer per page kind (docs/report-format.md §5–§9).  Each is a
  * pure function of the loaded dataset and returns the page bytes
  * (malloc'd, *len set).  `extensions` = 0 renders only what the seed pages
- * have plus A.0 (the isolation test of report-format §13.5).
+ * have plus A.0 (the isolation test of docs/report-format.md §13.5).
  */
 #ifndef NGCC_REPORT_PAGES_H
 #define NGCC_REPORT_PAGES_H
@@ -33,7 +33,7 @@ char *instance_cell(const struct ds_instance *in);
 /* Breadcrumb system list in registry order: current in bold, systems with
  * pages in the tree linked to ../<other>/<page>, others plain. */
 char *system_switch(const struct dataset *ds, const char *page);
-/* The unfixed-host paragraph (report-format §2) for the records of the
+/* The unfixed-host paragraph (docs/report-format.md §2) for the records of the
  * candidate (NULL: every record of the dataset); NULL when all are fixed. */
 char *unfixed_notice(const struct dataset *ds, const struct ds_candidate *c);
 /* Problems and reason of unfixed records, "" when fixed. Caller frees. */

@@ -15,7 +15,7 @@ static void add(struct report_out *out, char *path, char *data, size_t len)
 	out->f[out->n++] = (struct report_file){ path, data, len };
 }
 
-/* <SYS>/charts/<name>.svg and the CSV each was drawn from (report-format
+/* <SYS>/charts/<name>.svg and the CSV each was drawn from (docs/report-format.md
  * §10.4): the Markdown tree holds the files its image links name. */
 static void chart_files(const struct dataset *ds, const struct site_charts *ch,
 			struct report_out *out)

@@ -1,6 +1,6 @@
 /*
  * report.h — render every Markdown page of a tree into memory
- * (report-format §1): per system <SYS>/index.md, <SYS>/method.md and
+ * (docs/report-format.md §1): per system <SYS>/index.md, <SYS>/method.md and
  * <SYS>/<cand>.md; once for the tree index.md, symmetric-survey.md and
  * size-audit.md.  A pure function of the loaded data: no clock, no
  * environment, no absolute path, so `validate` can regenerate the pages
@@ -25,7 +25,7 @@ struct report_out {
 };
 
 /* One system's tree (report --run).  extensions: 1 normally; 0 renders
- * sections 1–7 plus A.0 only (isolation, report-format §13.5).  0 on
+ * sections 1–7 plus A.0 only (isolation, docs/report-format.md §13.5).  0 on
  * success. */
 int report_render(const struct dataset *ds, int extensions, struct report_out *out);
 /* Several systems in one tree (publish, validate, site): the shared pages

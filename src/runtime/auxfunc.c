@@ -1,5 +1,5 @@
 /*
- * auxfunc.c — clean-room ICCS auxiliary functions (iccs-api.md §3):
+ * auxfunc.c — clean-room ICCS auxiliary functions (docs/iccs.md §3):
  * sm3hash, pseudoXOF (the SM2 KDF) and pseudohash (HMAC-SM3 based).
  * Depends only on sm3.c so that it can be linked into a candidate that ships
  * its own drng.c.

@@ -1,6 +1,6 @@
 /*
  * auxfunc.h — the ICCS auxiliary hash functions (ngcc-perf clean-room
- * runtime, iccs-api.md §3).
+ * runtime, docs/iccs.md §3).
  *
  * Messages are bit strings, MSB-first: only the first msg_len_bits bits of
  * msg are read.  Return codes: 0 success, -2 malloc failure, -3 HMAC

@@ -1,5 +1,5 @@
 /*
- * drng.c — clean-room ICCS DRNG (iccs-api.md §2): NIST SP 800-90A Hash_DRBG
+ * drng.c — clean-room ICCS DRNG (docs/iccs.md §2): NIST SP 800-90A Hash_DRBG
  * with SM3, seedlen 440 bits, no reseed.  Depends only on sm3.c so that it
  * can be linked into a candidate that ships its own auxfunc.c.
  *

@@ -1,6 +1,6 @@
 /*
  * drng.h — the ICCS deterministic random number generator (ngcc-perf
- * clean-room runtime, iccs-api.md §2).
+ * clean-room runtime, docs/iccs.md §2).
  *
  * Hash_DRBG of NIST SP 800-90A with SM3 as the hash: seedlen 440 bits,
  * no reseed, no personalisation, no additional input.  The names and

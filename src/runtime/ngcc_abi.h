@@ -1,5 +1,5 @@
 /*
- * ngcc_abi.h — the uniform ABI every candidate library exports (method §2.1).
+ * ngcc_abi.h — the uniform ABI every candidate library exports (docs/method.md §2.1).
  *
  * The shim (shim.c) is compiled into each lib<label>.so; a version script
  * makes these the only dynamic symbols, so candidates whose internal names

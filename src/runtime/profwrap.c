@@ -1,12 +1,12 @@
 /*
  * profwrap.c — link-time wrappers around the ICCS hash helpers and the
- * DRNG, and their controls (method §10.2; profwrap.h).  Compiled by
+ * DRNG, and their controls (docs/method.md §10.2; profwrap.h).  Compiled by
  * `ngcc-perf profile` into build/<ID>/instrumented/lib<label>.so only, with
  * -DNGCC_PROF_WRAP_<SYMBOL> for each symbol wrapped with -Wl,--wrap.
  *
  * The clock is the profile driver's counter_read_raw(), handed over with
  * ngcc_prof_set_clock() so the ticks come from the timing driver's counter
- * (method §6); until then CLOCK_MONOTONIC_RAW nanoseconds are used.
+ * (docs/method.md §6); until then CLOCK_MONOTONIC_RAW nanoseconds are used.
  *
  * The DRNG context is passed through as void *: the wrapper never looks at
  * it, so it works with our drng.h and with a package's own.

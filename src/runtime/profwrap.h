@@ -1,6 +1,6 @@
 /*
  * profwrap.h — the profiling wrappers linked into an instrumented library
- * (method §10.1–§10.2) and the controls the profile driver resolves with
+ * (docs/method.md §10.1–§10.2) and the controls the profile driver resolves with
  * dlsym.  Only build/<ID>/instrumented/lib<label>.so contains them; the
  * timed library never does.
  *

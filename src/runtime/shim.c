@@ -1,5 +1,5 @@
 /*
- * shim.c — the ABI shim compiled into every candidate library (method §2.1,
+ * shim.c — the ABI shim compiled into every candidate library (docs/method.md §2.1,
  * ngcc_abi.h).  `ngcc-perf build` compiles it once per instance with the
  * instance's flags and these defines (string literals):
  *
@@ -55,7 +55,7 @@ extern "C" {
 #ifdef NGCC_SHIM_NO_DRNG_DEF
 extern DRNG_ctx drng_algorithm;
 #else
-/* The global every candidate draws its randomness from (iccs-api.md §1.7);
+/* The global every candidate draws its randomness from (docs/iccs.md §1.7);
  * ngcc_seed() instantiates it before any API call. */
 DRNG_ctx drng_algorithm;
 #endif

@@ -1,6 +1,6 @@
 /*
  * sm3.c — portable-C, bit-level, streaming SM3 for the clean-room ICCS
- * runtime (GB/T 32905-2016; iccs-api.md §3.5).
+ * runtime (GB/T 32905-2016; docs/iccs.md §3.5).
  *
  * A straightforward compression function, like the official plain-C code,
  * so that candidates linked against this runtime pay a comparable cost for

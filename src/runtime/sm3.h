@@ -1,6 +1,6 @@
 /*
  * sm3.h — portable-C, bit-level, streaming SM3 (GB/T 32905-2016) shared by
- * the clean-room drng.c and auxfunc.c (iccs-api.md §3.5).
+ * the clean-room drng.c and auxfunc.c (docs/iccs.md §3.5).
  *
  * Every external name starts with ngcc_rt_sm3_ because this file is compiled
  * into candidate libraries next to the candidates' own SM3 code.

@@ -1,5 +1,5 @@
 /*
- * rt_vectors.c — iccs-api.md §8 vectors for the ICCS runtime (facts copied
+ * rt_vectors.c — docs/iccs.md §8 vectors for the ICCS runtime (facts copied
  * from the spec; see rt_vectors.h).
  */
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * rt_vectors.h — the test vectors of iccs-api.md §8 for the clean-room ICCS
+ * rt_vectors.h — the test vectors of docs/iccs.md §8 for the clean-room ICCS
  * runtime, shared by `ngcc-perf selftest` and tests/unit/test_runtime.c.
  * Hex strings are as the spec prints them (either case).
  */

@@ -3,7 +3,7 @@
  *
  * Each check prints one line.  The vectors come from rt_vectors.c; the
  * OpenSSL cross-checks use EVP_sm3 and HMAC only as independent references
- * for byte-aligned input (iccs-api.md §3.5), never inside the runtime.
+ * for byte-aligned input (docs/iccs.md §3.5), never inside the runtime.
  */
 #include <fcntl.h>
 #include <stdarg.h>

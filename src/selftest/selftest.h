@@ -1,6 +1,6 @@
 /*
  * selftest.h — `ngcc-perf selftest`: checks the clean-room ICCS runtime
- * (src/runtime/{sm3,drng,auxfunc}.c) against iccs-api.md §8 and, where it
+ * (src/runtime/{sm3,drng,auxfunc}.c) against docs/iccs.md §8 and, where it
  * can express the same computation, against OpenSSL's SM3 and HMAC.
  */
 #ifndef NGCC_SELFTEST_H

@@ -1,5 +1,5 @@
 /*
- * css.c — the site's single stylesheet (report-format §10.1): system
+ * css.c — the site's single stylesheet (docs/report-format.md §10.1): system
  * font stack, light and dark themes through prefers-color-scheme, sticky
  * table headers inside scrollable table wrappers, status cell colours that
  * also differ in weight or style (not colour alone), and print rules.

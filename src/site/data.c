@@ -1,5 +1,5 @@
 /*
- * data.c — the downloads below data/<SYS>/ (report-format §11): the
+ * data.c — the downloads below data/<SYS>/ (docs/report-format.md §11): the
  * evidence tree copied unchanged, summary.csv, profiles.csv, sizes.csv,
  * dataset.json, one JSON Schema per evidence kind, and SHA256SUMS over
  * every file of the directory.
@@ -16,7 +16,7 @@
 
 struct schema_def {
 	const char *kind;
-	const char *required;   /* space-separated top-level keys (method §11) */
+	const char *required;   /* space-separated top-level keys (docs/method.md §11) */
 };
 
 static const struct schema_def schemas[] = {

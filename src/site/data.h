@@ -1,5 +1,5 @@
 /*
- * data.h — the data/<SYS>/ downloads of the site (report-format §11): the
+ * data.h — the data/<SYS>/ downloads of the site (docs/report-format.md §11): the
  * evidence tree of a system, summary.csv, profiles.csv, sizes.csv,
  * dataset.json, schema/ and SHA256SUMS.
  */

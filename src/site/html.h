@@ -1,5 +1,5 @@
 /*
- * html.h — one Markdown report page to HTML (report-format §10.1) with
+ * html.h — one Markdown report page to HTML (docs/report-format.md §10.1) with
  * cmark-gfm and its table extension.  On top of cmark-gfm's rendering:
  *  - headings get ids (lowercase; spaces → `-`; other characters outside
  *    [a-z0-9_-] dropped; repeats get `-1`, `-2`, …);

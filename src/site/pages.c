@@ -1,5 +1,5 @@
 /*
- * pages.c — the site's own comparison pages (report-format §10.2,
+ * pages.c — the site's own comparison pages (docs/report-format.md §10.2,
  * §10.3), written as Markdown and converted like every other page:
  *  - <SYS>/equal-security-<bits>.md: one row per candidate at a security
  *    target, its representative instance named, every metric with its rank

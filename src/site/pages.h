@@ -1,5 +1,5 @@
 /*
- * pages.h — the Markdown pages only the site has (report-format §10.3):
+ * pages.h — the Markdown pages only the site has (docs/report-format.md §10.3):
  * the equal-security pages and, with two or more systems, the comparison
  * page, each with its charts.
  */

@@ -1,5 +1,5 @@
 /* render.c — the Markdown tree plus site_build, for `site` and
- * `validate` alike (report-format §10, §13.4), and the `site` command:
+ * `validate` alike (docs/report-format.md §10, §13.4), and the `site` command:
  * render, write, check the links. */
 #include <stdio.h>
 #include <stdlib.h>

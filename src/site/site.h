@@ -1,5 +1,5 @@
 /*
- * site.h — the static HTML site of report-format §10–§11, built in memory
+ * site.h — the static HTML site of docs/report-format.md §10–§11, built in memory
  * from the Markdown pages of `report` and the loaded datasets, then written
  * out.  Output is a pure function of the inputs: no clock, no environment,
  * no random ids, so two builds are byte-identical.

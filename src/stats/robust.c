@@ -1,5 +1,5 @@
 /*
- * robust.c — method §7.2 robust statistics of per-call samples.  The
+ * robust.c — docs/method.md §7.2 robust statistics of per-call samples.  The
  * bootstrap generator is seeded from the operation's name so the CI is
  * deterministic and validate can recompute it.
  */

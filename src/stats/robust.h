@@ -1,5 +1,5 @@
 /*
- * robust.h — method §7.2 robust statistics of the per-call sampling pass
+ * robust.h — docs/method.md §7.2 robust statistics of the per-call sampling pass
  * (R11), plus the hash throughput of §7.1.  Pure functions, recomputable
  * from the stored samples; validate uses the same code.
  */
@@ -47,7 +47,7 @@ uint64_t splitmix64_next(uint64_t *state);
  */
 void robust_compute(const double *v, size_t n, uint64_t seed, struct robust_stats *out);
 
-/* Hash throughput L·N / Σsᵢ / 1e6 (method §7.1), sums in trial order. */
+/* Hash throughput L·N / Σsᵢ / 1e6 (docs/method.md §7.1), sums in trial order. */
 double stats_throughput_mb_per_s(const struct trial *t, size_t n, uint64_t message_bytes);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * stats.c — method §7.1 (seed-compatible) and the §7.2 dispersion over
+ * stats.c — docs/method.md §7.1 (seed-compatible) and the §7.2 dispersion over
  * trial means.  Trials arrive flattened over processes in execution order
  * and every sum runs in that order, so validate recomputes identical
  * doubles from the raw trials.

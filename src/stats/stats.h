@@ -1,5 +1,5 @@
 /*
- * stats.h — statistics of a timing record (method §7), recomputable from the
+ * stats.h — statistics of a timing record (docs/method.md §7), recomputable from the
  * raw trials.  Pure functions; validate uses the same code.
  */
 #ifndef NGCC_STATS_H

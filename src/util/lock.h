@@ -1,5 +1,5 @@
 /*
- * lock.h — flock(2) locks on close-on-exec descriptors (method §11.2, §13):
+ * lock.h — flock(2) locks on close-on-exec descriptors (docs/method.md §11.2, §13):
  * they vanish with the process that holds them, so an orchestrator killed
  * with SIGKILL leaves no stale lock, and no child inherits one.
  */

@@ -103,7 +103,7 @@ const char *ngcc_home_origin(void);
 const char *ngcc_bindir_origin(void);
 char *ngcc_program(const char *name); /* bindir/name */
 /* How evidence names ngcc-perf's own tree (ngcc_home()), so that no
- * absolute path of this installation is recorded (method §11.1). */
+ * absolute path of this installation is recorded (docs/method.md §11.1). */
 #define NGCC_TREE_TAG "<ngcc-perf>"
 
 /* Time. */

@@ -171,7 +171,7 @@ PY
 	has "$tmp/err" "colour"
 fi
 # 13. The discovered confs build and pass their KATs end to end, also
-# against a manifest of canonical digests (iccs-api.md §5).
+# against a manifest of canonical digests (docs/iccs.md §5).
 if "$ngcc" kat --help >/dev/null 2>&1; then
 	run 0 "$ngcc" -C "$ws" build kem-02
 	run 0 "$ngcc" -C "$ws" kat kem-02

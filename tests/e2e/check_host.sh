@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check_host.sh — `ngcc-perf check-host` on this machine (method §3).
+# check_host.sh — `ngcc-perf check-host` on this machine (docs/method.md §3).
 # Accepts a fixed host or an unfixed one, but the output must be coherent:
 # exit 0 iff there is no HOST line, `host ready` vs `<n> problem(s)` with n
 # equal to the number of HOST lines, every problem worded as in the table,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# memory.sh — the memory pass end to end (method §8, §14 R5 and R6): add,
+# memory.sh — the memory pass end to end (docs/method.md §8, §14 R5 and R6): add,
 # build and kat the MemKEM fixture (keygen: a 100 KiB stack array, one
 # 12345-byte malloc, 64 MiB mapped and touched) and the example package,
 # then `measure`, which runs the pass after timing.  Checks: every complete

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# profile.sh — `ngcc-perf profile` end to end (method §10, §11.6, R12, R13):
+# profile.sh — `ngcc-perf profile` end to end (docs/method.md §10, §11.6, R12, R13):
 # the example package, whose helper calls per operation are derived below
 # from its source, a fixture with its own Keccak (bypass, round constants
 # reachable from the API, an unreachable SHA-256 table that must not count)

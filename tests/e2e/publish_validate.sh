@@ -76,7 +76,7 @@ EOF
 grep -rq "Measured on a host that was not fixed" "$ws/ds/reports" || fail "pages lack the unfixed-host notice"
 
 # The pages are a pure function of the data: `report --run` renders the
-# same bytes from the run and the workspace (method §2).
+# same bytes from the run and the workspace (docs/method.md §2).
 ngcc report --run runs/c --out from-run >"$ws/rep.out" 2>&1 || fail "report: $(cat "$ws/rep.out")"
 diff -r "$ws/from-run" "$ws/ds/reports" >"$ws/rep.diff" || fail "published pages differ from report --run: $(head -20 "$ws/rep.diff")"
 

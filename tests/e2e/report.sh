@@ -18,7 +18,7 @@ for page in index.md symmetric-survey.md size-audit.md x86_1/index.md x86_1/meth
 	grep -qx "$ws/reports/$page" <<<"$printed" || fail "path of $page not printed"
 done
 [ "$(grep -c '\.md$' <<<"$printed")" -eq 10 ] || fail "expected 10 pages, got: $printed"
-# The charts are files of the Markdown tree, linked from A.8 (report-format §10.4).
+# The charts are files of the Markdown tree, linked from A.8 (docs/report-format.md §10.4).
 for f in x86_1/charts/kem-12-cycles.svg x86_1/charts/kem-12-cycles.csv x86_1/charts/kem-cost.svg; do
 	[ -f "$ws/reports/$f" ] || fail "missing $f"
 	grep -qx "$ws/reports/$f" <<<"$printed" || fail "path of $f not printed"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# site.sh — the HTML site end to end (report-format §10–§11): measure the
+# site.sh — the HTML site end to end (docs/report-format.md §10–§11): measure the
 # example KEM briefly, then build the site from the run directory and from
 # a published dataset; check that two builds are byte-identical, that every
 # local href/src resolves, that each title is "ngcc-perf: " + the page's H1,

@@ -1,4 +1,4 @@
-/* test_canon.c — canonical KAT form and digest (iccs-api.md §5). */
+/* test_canon.c — canonical KAT form and digest (docs/iccs.md §5). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

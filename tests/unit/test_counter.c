@@ -1,5 +1,5 @@
 /*
- * test_counter.c — the cycle counter (method §6): whichever counter this
+ * test_counter.c — the cycle counter (docs/method.md §6): whichever counter this
  * host gives must tick forward, have a positive calibrated rate and a
  * positive bracket overhead; the forced fallback must be named and say
  * why it was used.  No timing thresholds: only signs and ordering.

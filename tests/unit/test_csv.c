@@ -1,5 +1,5 @@
 /*
- * test_csv.c — RFC 4180 writing (report-format §11): quoting, null as an
+ * test_csv.c — RFC 4180 writing (docs/report-format.md §11): quoting, null as an
  * empty field, exact integers, `%.17g` doubles, LF row ends, the parser
  * that reads it back, and the exact column lists of summary.csv,
  * profiles.csv.
@@ -70,7 +70,7 @@ static void cells(void **state)
 static void columns(void **state)
 {
 	(void)state;
-	/* Spelled out as in report-format §11. */
+	/* Spelled out as in docs/report-format.md §11. */
 	assert_string_equal(CSV_SUMMARY_COLUMNS,
 		"system,candidate,label,variant,operation,status,target_bits,mean_cycles,"
 		"mean_seconds,ops_per_second,median_trial_seconds,min_trial_seconds,"

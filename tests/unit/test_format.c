@@ -1,5 +1,5 @@
 /*
- * test_format.c — every example and edge case of report-format §3, the
+ * test_format.c — every example and edge case of docs/report-format.md §3, the
  * same again under a non-C LC_NUMERIC when one is installed, and a golden
  * check against the Performance tables (§4) of the seed pages.
  */

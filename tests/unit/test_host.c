@@ -1,7 +1,7 @@
 /*
  * test_host.c — host checks, environment block, clock text, reference
- * clock, environment equality and the override evidence (method §3,
- * report-format §5.2).  Host checks run against a fake /sys + /proc tree
+ * clock, environment equality and the override evidence (docs/method.md §3,
+ * docs/report-format.md §5.2).  Host checks run against a fake /sys + /proc tree
  * under /tmp (hostfs_set_root), with the counter, affinity and clock probe
  * injected, so the exact problem strings are checked on any machine.
  */

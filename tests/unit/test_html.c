@@ -1,5 +1,5 @@
 /*
- * test_html.c — Markdown to HTML (report-format §10.1): heading ids and
+ * test_html.c — Markdown to HTML (docs/report-format.md §10.1): heading ids and
  * their de-duplication, table wrapping, status classes, CSV links after
  * each table, `.md` links rewritten, breadcrumb split off, raw HTML never
  * passed through, chart images inlined.

@@ -1,6 +1,6 @@
 /*
  * test_katgen.c — the KEM KAT replay against small fake KEMs: official seed
- * schedule (iccs-api.md §8.5), field order and format, guard zones, length
+ * schedule (docs/iccs.md §8.5), field order and format, guard zones, length
  * checks, never-written lengths, failures.
  */
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 
 #include "kat/katgen.h"
 
-/* iccs-api.md §8.5: the Seed of Count 0..9. */
+/* docs/iccs.md §8.5: the Seed of Count 0..9. */
 static const char *const spec_seeds[10] = {
 	"927F06B594798A4DDFAA4F03F92AAAF04E1D453F6ED1DE19B86D3AADE048A65483DF4754049B5CD3F586406CF2C64875C51EDB576DF342B5A970F40EABC15D3C",
 	"58561187CBBF6CDC0ECFB2D25965F936BE05AA961542D0E23E4ADFA8B6D0E3FDC043ED72AC1C28F03CF831FBB6A8BC6DB9EE0475520EE8578B1970E407EE0352",

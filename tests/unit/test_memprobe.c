@@ -1,5 +1,5 @@
 /*
- * test_memprobe.c — the memory pass's bookkeeping (method §8, R6): stack
+ * test_memprobe.c — the memory pass's bookkeeping (docs/method.md §8, R6): stack
  * painting and the deepest overwritten word, the heap table (live bytes,
  * peak, allocation count, frees of uncounted blocks, collisions and
  * deletion, overflow), and on the orchestrator side the call count, the

@@ -1,5 +1,5 @@
 /*
- * test_natsort.c — report-format §4 sort orders: natural label order,
+ * test_natsort.c — docs/report-format.md §4 sort orders: natural label order,
  * operation order and the byte order of profile function names.
  */
 #include <setjmp.h>

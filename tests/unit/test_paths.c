@@ -1,5 +1,5 @@
 /* test_paths.c — hiding our own directories in what is written to
- * evidence (method §11.1): whole path components only, the longest
+ * evidence (docs/method.md §11.1): whole path components only, the longest
  * directory first, every occurrence, and the reverse for our tree. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_plan.c — method §4.2 planning: every row of the §4.3 n-column table,
+ * test_plan.c — docs/method.md §4.2 planning: every row of the §4.3 n-column table,
  * the seed examples, the boundaries of each rule, and the derived fields.
  */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * test_profwrap.c — the link-time wrappers (src/runtime/profwrap.c, method
+ * test_profwrap.c — the link-time wrappers (src/runtime/profwrap.c, docs/method.md
  * §10.2) with fake __real_* functions and a fake clock that advances one
  * tick per read, so every accounted figure is exact: outermost-call
  * accounting, the (fn, in_bits, out_bits) keys, forwarding when off,

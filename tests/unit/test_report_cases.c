@@ -543,7 +543,7 @@ static char *render_method(void)
 }
 
 /* The method page states the baseline and the profile only when the run
- * has their records (report-format §7, method §10.7). */
+ * has their records (docs/report-format.md §7, docs/method.md §10.7). */
 static void method_states_what_ran(void **state)
 {
 	(void)state;

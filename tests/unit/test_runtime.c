@@ -1,6 +1,6 @@
 /*
  * test_runtime.c — the clean-room ICCS runtime (src/runtime/sm3.c, drng.c,
- * auxfunc.c): every iccs-api.md §8 vector, OpenSSL EVP_sm3 on byte-aligned
+ * auxfunc.c): every docs/iccs.md §8 vector, OpenSSL EVP_sm3 on byte-aligned
  * input, a deliberately naive bit-array SM3 of this file's own for input
  * that is not byte-aligned, return codes, DRNG properties and the §3.5
  * length-field quirk.

@@ -1,5 +1,5 @@
 /*
- * test_site.c — the HTML site (report-format §10–§11) built from a small
+ * test_site.c — the HTML site (docs/report-format.md §10–§11) built from a small
  * published dataset made here and a hand-written Markdown tree:
  * byte-identical rebuilds, titles with underscores kept, every local link
  * resolving (and the checker catching a broken one), one CSV per table,

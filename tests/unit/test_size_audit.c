@@ -1,5 +1,5 @@
 /*
- * test_size_audit.c — the automatic size audit (method §9, R16): the four
+ * test_size_audit.c — the automatic size audit (docs/method.md §9, R16): the four
  * classifications, the audit computed from the report fixture's records
  * and catalog, duplicate catalog rows, report_write_run writing
  * <run>/size_audit.json, and the validation recheck of a published

@@ -1,5 +1,5 @@
 /*
- * test_stats.c — method §7.1 statistics and §7.2 dispersion (stats.c) and
+ * test_stats.c — docs/method.md §7.1 statistics and §7.2 dispersion (stats.c) and
  * robust statistics (robust.c), against values worked out by hand.
  */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * test_survey.c — the profile record's derived values (method §10.4–§10.5,
+ * test_survey.c — the profile record's derived values (docs/method.md §10.4–§10.5,
  * evidence/profile_json.h) and the symmetric-primitive survey (R13,
  * build/survey.h): shares, calls per operation and corrected shares from
  * known raw calls, the validate check, the cross-check; a real object

@@ -1,5 +1,5 @@
 /*
- * test_svg.c — the chart primitives (report-format §10.4): SI labels of
+ * test_svg.c — the chart primitives (docs/report-format.md §10.4): SI labels of
  * the log axes, one mark per data point, title and desc present, labels
  * escaped, positions on the log axis, the Pareto front, and byte-identical
  * output for the same input.

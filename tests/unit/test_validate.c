@@ -150,7 +150,7 @@ static json_t *record(int unfixed)
 	return r;
 }
 
-/* The profile with shares computed here from method §10.4–§10.5. */
+/* The profile with shares computed here from docs/method.md §10.4–§10.5. */
 static json_t *profile(void)
 {
 	const double total = 1000000, ops = 100, o_in = 5, o_out = 3;

@@ -1,5 +1,5 @@
 /*
- * memprobe.h — the bookkeeping of the memory program (method §8, R6),
+ * memprobe.h — the bookkeeping of the memory program (docs/method.md §8, R6),
  * kept apart from the allocation wrappers so it can be unit-tested:
  *
  *  - stack painting: a caller-allocated stack is filled with a pattern;
