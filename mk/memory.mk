@@ -10,8 +10,8 @@
 
 ifneq ($(wildcard src/driver/memory_main.c),)
 MEMPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS))
-MEMPROG_SRCS = src/driver/memory_main.c src/driver/kem_ops.c src/driver/loader.c src/driver/child.c \
-               src/driver/procmem.c src/driver/mem/memprobe.c
+MEMPROG_SRCS = src/driver/memory_main.c $(DRIVER_COMMON) \
+               src/driver/mem/memprobe.c
 MEMPROG_OBJS = $(MEMPROG_SRCS:%.c=$(O)/memprog/%.o)
 
 $(O)/memprog/%.o: %.c

@@ -1,239 +1,160 @@
 /* kem_ops.c — see kem_ops.h (docs/method.md §5.1–§5.2, R3). */
 #include "driver/kem_ops.h"
 
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const kem_op_names[3] = { "keygen", "enc", "dec" };
+enum kem_op { KEM_OP_KEYGEN, KEM_OP_ENC, KEM_OP_DEC };
+static const char *const kem_op_names[] = { "keygen", "enc", "dec" };
 
-static char failure[512];
+/* One KEM object: buffer, its API capacity, the current length and the
+ * lengths we saw. */
+struct kem_obj {
+	unsigned char *buf;
+	unsigned long long cap, len;
+	struct ops_seen seen;
+};
 
-const char *kem_failure(void)
+struct kem_state {
+	struct candidate_lib *lib;
+	struct kem_obj pk, sk, ct, ss;
+	unsigned char *ss_ref;  /* enc's ss from setup (dec's expected) */
+	unsigned long long ss_ref_len;
+	unsigned char *ct_ref;  /* ct from setup (dec's fixed input) */
+	unsigned long long ct_ref_len;
+};
+
+static struct kem_state *kem(const struct op_ctx *c)
 {
-	return failure;
+	return c->st;
 }
 
-static void set_failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void set_failure(const char *fmt, ...)
+static int kem_parse_op(const struct ngcc_meta *m, const char *key)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(failure, sizeof failure, fmt, ap);
-	va_end(ap);
-}
-
-/* ---- command line helpers ------------------------------------------------ */
-
-static int parse_op(const char *s, enum kem_op *op)
-{
+	(void)m;
 	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, kem_op_names[i])) {
-			*op = (enum kem_op)i;
-			return 0;
-		}
+		if (!strcmp(key, kem_op_names[i]))
+			return i;
 	return -1;
 }
 
-/* Hex string to at most max bytes; -1 when odd, empty, too long or not hex. */
-static int parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len)
+static const char *kem_timing_scope(int op)
 {
-	size_t n = strlen(hex);
-	if (n % 2 || n / 2 > max || n == 0)
-		return -1;
-	for (size_t i = 0; i < n / 2; i++) {
-		unsigned int b;
-		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
-			return -1;
-		out[i] = (unsigned char)b;
-	}
-	*len = n / 2;
-	return 0;
-}
-
-int kem_parse_long(const char *s, long min, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < min)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* The default seed 00 01 … 2f (docs/method.md §5.1 step 3). */
-static void default_seed(unsigned char seed[KEM_SEED_LEN])
-{
-	for (size_t i = 0; i < KEM_SEED_LEN; i++)
-		seed[i] = (unsigned char)i;
-}
-
-void kem_opts_init(struct kem_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->cpu = -1;
-	default_seed(o->seed);
-	o->seed_len = KEM_SEED_LEN;
-}
-
-int kem_opt(struct kem_opts *o, int c, const char *arg)
-{
-	long v;
-	switch (c) {
-	case 'l':
-		o->lib = arg;
-		return 1;
-	case 'o':
-		if (parse_op(arg, &o->op))
-			return -1;
-		o->have_op = 1;
-		return 1;
-	case 'c':
-		if (kem_parse_long(arg, 0, &v) || v > 1 << 20)
-			return -1;
-		o->cpu = (int)v;
-		return 1;
-	case 's':
-		return parse_hex(arg, o->seed, KEM_SEED_LEN, &o->seed_len) ? -1 : 1;
-	default:
-		return 0;
-	}
-}
-
-int kem_opts_complete(const struct kem_opts *o)
-{
-	return o->lib && o->have_op;
-}
-
-int kem_open(const char *path, struct kem_state *k)
-{
-	char *err = NULL;
-	if (candidate_load(path, &k->lib, &err)) {
-		set_failure("%s", err ? err : "cannot load the library");
-		free(err);
-		return -1;
-	}
-	if (k->lib.meta->type != NGCC_TYPE_KEM || !k->lib.kem_keygen || !k->lib.kem_enc ||
-	    !k->lib.kem_dec) {
-		set_failure("the library is not a KEM (ngcc_meta type) or lacks its KEM symbols");
-		return -2;
-	}
-	return 0;
+	(void)op;
+	return OPS_SCOPE_LOOP;
 }
 
 /* ---- buffers ------------------------------------------------------------- */
 
 static int obj_alloc(struct kem_obj *o, const char *what, unsigned long long cap)
 {
-	if (cap == 0 || cap > KEM_MAX_CAPACITY) {
-		set_failure("API capacity of %s is %llu bytes (must be 1..%llu)",
-			    what, cap, KEM_MAX_CAPACITY);
-		return -1;
-	}
-	o->buf = calloc(1, cap + KEM_BUF_SLACK);
-	if (!o->buf) {
-		set_failure("cannot allocate %llu bytes for %s", cap + KEM_BUF_SLACK, what);
-		return -1;
-	}
+	o->buf = ops_buffer(what, cap);
 	o->cap = cap;
-	o->seen_min = ~0ull;
-	return 0;
+	return o->buf ? 0 : -1;
 }
 
-static void obj_seen(struct kem_obj *o)
+static void kem_release(struct op_ctx *c)
 {
-	if (o->len < o->seen_min)
-		o->seen_min = o->len;
-	if (o->len > o->seen_max)
-		o->seen_max = o->len;
-}
-
-int kem_alloc_buffers(struct kem_state *k)
-{
-	const struct ngcc_meta *m = k->lib.meta;
-	if (obj_alloc(&k->pk, "pk", m->pk_bytes) || obj_alloc(&k->sk, "sk", m->sk_bytes) ||
-	    obj_alloc(&k->ct, "ct", m->ct_bytes) || obj_alloc(&k->ss, "ss", m->ss_bytes))
-		return -1;
-	k->ss_ref = calloc(1, m->ss_bytes + KEM_BUF_SLACK);
-	k->ct_ref = calloc(1, m->ct_bytes + KEM_BUF_SLACK);
-	if (!k->ss_ref || !k->ct_ref) {
-		set_failure("cannot allocate reference buffers");
-		return -1;
-	}
-	return 0;
-}
-
-void kem_free_buffers(struct kem_state *k)
-{
+	struct kem_state *k = kem(c);
 	free(k->pk.buf);
 	free(k->sk.buf);
 	free(k->ct.buf);
 	free(k->ss.buf);
 	free(k->ss_ref);
 	free(k->ct_ref);
-	k->pk.buf = k->sk.buf = k->ct.buf = k->ss.buf = k->ss_ref = k->ct_ref = NULL;
+	free(k);
+	c->st = NULL;
+}
+
+static int kem_alloc(struct op_ctx *c)
+{
+	const struct ngcc_meta *m = c->lib.meta;
+	struct kem_state *k = calloc(1, sizeof *k);
+	if (!k) {
+		ops_set_failure("cannot allocate the KEM state");
+		return -1;
+	}
+	c->st = k;
+	k->lib = &c->lib;
+	if (obj_alloc(&k->pk, "pk", m->pk_bytes) || obj_alloc(&k->sk, "sk", m->sk_bytes) ||
+	    obj_alloc(&k->ct, "ct", m->ct_bytes) || obj_alloc(&k->ss, "ss", m->ss_bytes))
+		return -1;
+	k->ss_ref = calloc(1, m->ss_bytes + OPS_BUF_SLACK);
+	k->ct_ref = calloc(1, m->ct_bytes + OPS_BUF_SLACK);
+	if (!k->ss_ref || !k->ct_ref) {
+		ops_set_failure("cannot allocate reference buffers");
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- single checked calls (setup, warm-ups, validation) ------------------ */
 
-int kem_raw_call(struct kem_state *k, enum kem_op op)
+static int raw_call(struct kem_state *k, enum kem_op op)
 {
 	switch (op) {
 	case KEM_OP_KEYGEN:
 		k->pk.len = k->pk.cap;
 		k->sk.len = k->sk.cap;
-		return k->lib.kem_keygen(k->pk.buf, &k->pk.len, k->sk.buf, &k->sk.len);
+		return k->lib->kem_keygen(k->pk.buf, &k->pk.len, k->sk.buf, &k->sk.len);
 	case KEM_OP_ENC:
 		k->ss.len = k->ss.cap;
 		k->ct.len = k->ct.cap;
-		return k->lib.kem_enc(k->pk.buf, k->pk.len, k->ss.buf, &k->ss.len,
-				      k->ct.buf, &k->ct.len);
+		return k->lib->kem_enc(k->pk.buf, k->pk.len, k->ss.buf, &k->ss.len,
+				       k->ct.buf, &k->ct.len);
 	default:
 		/* The reference ct; the ss length must be ss_ref_len. */
 		k->ss.len = k->ss.cap;
-		return k->lib.kem_dec(k->sk.buf, k->sk.len, k->ct_ref, k->ct_ref_len,
-				      k->ss.buf, &k->ss.len);
+		return k->lib->kem_dec(k->sk.buf, k->sk.len, k->ct_ref, k->ct_ref_len,
+				       k->ss.buf, &k->ss.len);
 	}
 }
 
-int kem_check_call(struct kem_state *k, enum kem_op op, int rc)
+static int check_call(struct kem_state *k, enum kem_op op, int rc)
 {
 	switch (op) {
 	case KEM_OP_KEYGEN:
 		if (rc || k->pk.len > k->pk.cap || k->sk.len > k->sk.cap) {
-			set_failure("kem_keygen returned %d (pk_len %llu of %llu, sk_len %llu of %llu)",
-				    rc, k->pk.len, k->pk.cap, k->sk.len, k->sk.cap);
+			ops_set_failure("kem_keygen returned %d (pk_len %llu of %llu, sk_len %llu of %llu)",
+					rc, k->pk.len, k->pk.cap, k->sk.len, k->sk.cap);
 			return -1;
 		}
-		obj_seen(&k->pk);
-		obj_seen(&k->sk);
+		ops_seen_add(&k->pk.seen, k->pk.len);
+		ops_seen_add(&k->sk.seen, k->sk.len);
 		return 0;
 	case KEM_OP_ENC:
 		if (rc || k->ss.len > k->ss.cap || k->ct.len > k->ct.cap) {
-			set_failure("kem_enc returned %d (ss_len %llu of %llu, ct_len %llu of %llu)",
-				    rc, k->ss.len, k->ss.cap, k->ct.len, k->ct.cap);
+			ops_set_failure("kem_enc returned %d (ss_len %llu of %llu, ct_len %llu of %llu)",
+					rc, k->ss.len, k->ss.cap, k->ct.len, k->ct.cap);
 			return -1;
 		}
-		obj_seen(&k->ss);
-		obj_seen(&k->ct);
+		ops_seen_add(&k->ss.seen, k->ss.len);
+		ops_seen_add(&k->ct.seen, k->ct.len);
 		return 0;
 	default:
 		if (rc || k->ss.len != k->ss_ref_len) {
-			set_failure("kem_dec returned %d (ss_len %llu, expected %llu)",
-				    rc, k->ss.len, k->ss_ref_len);
+			ops_set_failure("kem_dec returned %d (ss_len %llu, expected %llu)",
+					rc, k->ss.len, k->ss_ref_len);
 			return -1;
 		}
-		obj_seen(&k->ss);
+		ops_seen_add(&k->ss.seen, k->ss.len);
 		return 0;
 	}
 }
 
-int kem_call_once(struct kem_state *k, enum kem_op op)
+static int call_once(struct kem_state *k, enum kem_op op)
 {
-	return kem_check_call(k, op, kem_raw_call(k, op));
+	return check_call(k, op, raw_call(k, op));
+}
+
+static int kem_raw_call(struct op_ctx *c)
+{
+	return raw_call(kem(c), (enum kem_op)c->op);
+}
+
+static int kem_check_call(struct op_ctx *c, int rc)
+{
+	return check_call(kem(c), (enum kem_op)c->op, rc);
 }
 
 static void keep_reference(struct kem_state *k)
@@ -244,19 +165,20 @@ static void keep_reference(struct kem_state *k)
 	k->ct_ref_len = k->ct.len;
 }
 
-int kem_setup(struct kem_state *k, enum kem_op op)
+static int kem_setup(struct op_ctx *c)
 {
-	if (op == KEM_OP_KEYGEN)
+	struct kem_state *k = kem(c);
+	if (c->op == KEM_OP_KEYGEN)
 		return 0;
-	if (kem_call_once(k, KEM_OP_KEYGEN) || kem_call_once(k, KEM_OP_ENC))
+	if (call_once(k, KEM_OP_KEYGEN) || call_once(k, KEM_OP_ENC))
 		return -1;
 	keep_reference(k);
-	if (op == KEM_OP_ENC)
+	if (c->op == KEM_OP_ENC)
 		return 0;
-	if (kem_call_once(k, KEM_OP_DEC))
+	if (call_once(k, KEM_OP_DEC))
 		return -1;
 	if (memcmp(k->ss.buf, k->ss_ref, k->ss_ref_len)) {
-		set_failure("honest decapsulation mismatch; refusing timing");
+		ops_set_failure("honest decapsulation mismatch; refusing timing");
 		return -1;
 	}
 	return 0;
@@ -266,15 +188,15 @@ int kem_setup(struct kem_state *k, enum kem_op op)
 
 static long loop_keygen(struct kem_state *k, long iters)
 {
-	ngcc_kem_keygen_fn fn = k->lib.kem_keygen;
+	ngcc_kem_keygen_fn fn = k->lib->kem_keygen;
 	unsigned long long pkc = k->pk.cap, skc = k->sk.cap;
 	for (long i = 0; i < iters; i++) {
 		k->pk.len = pkc;
 		k->sk.len = skc;
 		int rc = fn(k->pk.buf, &k->pk.len, k->sk.buf, &k->sk.len);
 		if (__builtin_expect(rc != 0 || k->pk.len > pkc || k->sk.len > skc, 0)) {
-			set_failure("kem_keygen call %ld returned %d (pk_len %llu of %llu, sk_len %llu of %llu)",
-				    i, rc, k->pk.len, pkc, k->sk.len, skc);
+			ops_set_failure("kem_keygen call %ld returned %d (pk_len %llu of %llu, sk_len %llu of %llu)",
+					i, rc, k->pk.len, pkc, k->sk.len, skc);
 			return i;
 		}
 	}
@@ -283,15 +205,15 @@ static long loop_keygen(struct kem_state *k, long iters)
 
 static long loop_enc(struct kem_state *k, long iters)
 {
-	ngcc_kem_enc_fn fn = k->lib.kem_enc;
+	ngcc_kem_enc_fn fn = k->lib->kem_enc;
 	unsigned long long ssc = k->ss.cap, ctc = k->ct.cap, pkl = k->pk.len;
 	for (long i = 0; i < iters; i++) {
 		k->ss.len = ssc;
 		k->ct.len = ctc;
 		int rc = fn(k->pk.buf, pkl, k->ss.buf, &k->ss.len, k->ct.buf, &k->ct.len);
 		if (__builtin_expect(rc != 0 || k->ss.len > ssc || k->ct.len > ctc, 0)) {
-			set_failure("kem_enc call %ld returned %d (ss_len %llu of %llu, ct_len %llu of %llu)",
-				    i, rc, k->ss.len, ssc, k->ct.len, ctc);
+			ops_set_failure("kem_enc call %ld returned %d (ss_len %llu of %llu, ct_len %llu of %llu)",
+					i, rc, k->ss.len, ssc, k->ct.len, ctc);
 			return i;
 		}
 	}
@@ -300,27 +222,28 @@ static long loop_enc(struct kem_state *k, long iters)
 
 static long loop_dec(struct kem_state *k, long iters)
 {
-	ngcc_kem_dec_fn fn = k->lib.kem_dec;
+	ngcc_kem_dec_fn fn = k->lib->kem_dec;
 	unsigned long long ssc = k->ss.cap, want = k->ss_ref_len;
 	unsigned long long skl = k->sk.len, ctl = k->ct_ref_len;
 	for (long i = 0; i < iters; i++) {
 		k->ss.len = ssc;
 		int rc = fn(k->sk.buf, skl, k->ct_ref, ctl, k->ss.buf, &k->ss.len);
 		if (__builtin_expect(rc != 0 || k->ss.len != want, 0)) {
-			set_failure("kem_dec call %ld returned %d (ss_len %llu, expected %llu)",
-				    i, rc, k->ss.len, want);
+			ops_set_failure("kem_dec call %ld returned %d (ss_len %llu, expected %llu)",
+					i, rc, k->ss.len, want);
 			return i;
 		}
 	}
 	return iters;
 }
 
-long kem_run_loop(struct kem_state *k, enum kem_op op, long iters)
+static long kem_run_loop(struct op_ctx *c, long iters, const struct op_bracket *step)
 {
-	switch (op) {
-	case KEM_OP_KEYGEN: return loop_keygen(k, iters);
-	case KEM_OP_ENC: return loop_enc(k, iters);
-	default: return loop_dec(k, iters);
+	(void)step;
+	switch (c->op) {
+	case KEM_OP_KEYGEN: return loop_keygen(kem(c), iters);
+	case KEM_OP_ENC: return loop_enc(kem(c), iters);
+	default: return loop_dec(kem(c), iters);
 	}
 }
 
@@ -329,13 +252,13 @@ long kem_run_loop(struct kem_state *k, enum kem_op op, long iters)
 static int validate_keygen(struct kem_state *k)
 {
 	/* The last keypair must work: encapsulate to it, decapsulate. */
-	if (kem_call_once(k, KEM_OP_ENC))
+	if (call_once(k, KEM_OP_ENC))
 		return -1;
 	keep_reference(k);
-	if (kem_call_once(k, KEM_OP_DEC))
+	if (call_once(k, KEM_OP_DEC))
 		return -1;
 	if (memcmp(k->ss.buf, k->ss_ref, k->ss_ref_len)) {
-		set_failure("the last generated key pair does not round-trip: dec(enc(pk)) gives another shared secret");
+		ops_set_failure("the last generated key pair does not round-trip: dec(enc(pk)) gives another shared secret");
 		return -1;
 	}
 	return 0;
@@ -345,10 +268,10 @@ static int validate_enc(struct kem_state *k)
 {
 	/* The last ct must decapsulate to the last ss. */
 	keep_reference(k);
-	if (kem_call_once(k, KEM_OP_DEC))
+	if (call_once(k, KEM_OP_DEC))
 		return -1;
 	if (memcmp(k->ss.buf, k->ss_ref, k->ss_ref_len)) {
-		set_failure("the last ciphertext does not decapsulate to its shared secret");
+		ops_set_failure("the last ciphertext does not decapsulate to its shared secret");
 		return -1;
 	}
 	return 0;
@@ -357,17 +280,58 @@ static int validate_enc(struct kem_state *k)
 static int validate_dec(struct kem_state *k)
 {
 	if (k->ss.len != k->ss_ref_len || memcmp(k->ss.buf, k->ss_ref, k->ss_ref_len)) {
-		set_failure("the last decapsulation gave a shared secret other than the encapsulated one");
+		ops_set_failure("the last decapsulation gave a shared secret other than the encapsulated one");
 		return -1;
 	}
 	return 0;
 }
 
-int kem_validate(struct kem_state *k, enum kem_op op)
+static int kem_validate(struct op_ctx *c)
 {
-	switch (op) {
-	case KEM_OP_KEYGEN: return validate_keygen(k);
-	case KEM_OP_ENC: return validate_enc(k);
-	default: return validate_dec(k);
+	switch (c->op) {
+	case KEM_OP_KEYGEN: return validate_keygen(kem(c));
+	case KEM_OP_ENC: return validate_enc(kem(c));
+	default: return validate_dec(kem(c));
 	}
 }
+
+/* ---- result ------------------------------------------------------------------ */
+
+static void kem_meta_json(const struct op_ctx *c, json_t *j)
+{
+	const struct ngcc_meta *m = c->lib.meta;
+	json_object_set_new(j, "pk_bytes", json_integer(m ? (json_int_t)m->pk_bytes : 0));
+	json_object_set_new(j, "sk_bytes", json_integer(m ? (json_int_t)m->sk_bytes : 0));
+	json_object_set_new(j, "ct_bytes", json_integer(m ? (json_int_t)m->ct_bytes : 0));
+	json_object_set_new(j, "ss_bytes", json_integer(m ? (json_int_t)m->ss_bytes : 0));
+}
+
+static json_t *kem_observed_json(const struct op_ctx *c)
+{
+	const struct kem_state *k = c->st;
+	const struct kem_obj *objs[] = { &k->pk, &k->sk, &k->ct, &k->ss };
+	static const char *const names[] = { "pk", "sk", "ct", "ss" };
+	json_t *j = json_object();
+	for (int i = 0; i < 4; i++)
+		json_object_set_new(j, names[i], ops_seen_json(&objs[i]->seen));
+	return j;
+}
+
+const struct op_type kem_op_type = {
+	.abi = NGCC_TYPE_KEM,
+	.name = "kem",
+	.op_usage = "keygen|enc|dec",
+	.parse_op = kem_parse_op,
+	.timing_scope = kem_timing_scope,
+	.alloc = kem_alloc,
+	.release = kem_release,
+	.setup = kem_setup,
+	.prepare = NULL,
+	.raw_call = kem_raw_call,
+	.check_call = kem_check_call,
+	.run_loop = kem_run_loop,
+	.validate = kem_validate,
+	.meta_json = kem_meta_json,
+	.observed_json = kem_observed_json,
+	.memory_extra = NULL,
+};

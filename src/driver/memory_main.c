@@ -1,11 +1,11 @@
 /*
- * memory_main.c — bin/ngcc-perf-memory: the memory pass of one KEM
+ * memory_main.c — bin/ngcc-perf-memory: the memory pass of one
  * operation of one candidate library (docs/method.md §8, R5, R6).
  *
- *   ngcc-perf-memory --lib PATH --op keygen|enc|dec --calls N [--cpu N]
+ *   ngcc-perf-memory --lib PATH --op OP --calls N [--cpu N]
  *                    [--seed-hex HEX]
  *
- * Load, seed and setup are the timing driver's (driver/kem_ops.h).  Then:
+ * Load, seed and setup are the timing driver's (driver/ops.h).  Then:
  *
  *  1. operation peak RSS (R5): VmHWM is reset through clear_refs right
  *     after setup, the N calls run on the main thread, VmHWM is read; if
@@ -16,7 +16,10 @@
  *     (pthread_attr_setstack): the deepest overwritten word, minus the
  *     figure of an empty function run the same way (stack peak, R6); and
  *     the live-byte peak and allocation count of the heap, counted by the
- *     allocation wrappers below, which are on only around the call.
+ *     allocation wrappers below, which are on only around the call (a
+ *     KEX step's earlier steps are prepared on the main thread first);
+ *  3. what the type observes beyond that (ops_memory_extra: the lengths
+ *     of 100 signatures), reported as "extra".
  *
  * The wrappers are why this is a program of its own: no timing process
  * ever carries them.  They are defined in this executable and exported
@@ -29,7 +32,7 @@
  * load or symbol error, 3 setup or operation failure.
  */
 #include "driver/child.h"
-#include "driver/kem_ops.h"
+#include "driver/ops.h"
 #include "driver/mem/memprobe.h"
 #include "driver/procmem.h"
 #include "proc/spawn.h"
@@ -211,7 +214,7 @@ void *memalign(size_t align, size_t n)
 /* ---- options ----------------------------------------------------------- */
 
 struct options {
-	struct kem_opts k;
+	struct op_opts k;
 	long calls;
 	int force_fork;     /* --op-peak-method fork: as if clear_refs were refused */
 };
@@ -219,36 +222,38 @@ struct options {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf-memory --lib PATH --op keygen|enc|dec --calls N\n"
+		"usage: ngcc-perf-memory --lib PATH --op OP --calls N\n"
 		"                        [--cpu N] [--seed-hex HEX]\n"
 		"                        [--op-peak-method auto|fork]\n"
-		"Memory pass of one KEM operation (docs/method.md §8): operation peak RSS,\n"
+		"OP: %s\n"
+		"Memory pass of one operation (docs/method.md §8): operation peak RSS,\n"
 		"stack peak by painting, heap peak and allocations by counting\n"
 		"wrappers.  The JSON result goes to fd 3.\n"
-		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n");
+		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n",
+		ops_usage_list());
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		KEM_LONG_OPTIONS,
+		OPS_LONG_OPTIONS,
 		{ "calls", required_argument, NULL, 'n' },
 		{ "op-peak-method", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	kem_opts_init(&o->k);
+	op_opts_init(&o->k);
 	o->calls = -1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		int ours = kem_opt(&o->k, c, optarg);
+		int ours = op_opt(&o->k, c, optarg);
 		if (ours < 0)
 			return -1;
 		if (ours)
 			continue;
 		switch (c) {
 		case 'n':
-			if (kem_parse_long(optarg, 1, &o->calls) || o->calls > MAX_CALLS)
+			if (ops_parse_long(optarg, 1, &o->calls) || o->calls > MAX_CALLS)
 				return -1;
 			break;
 		case 'm':
@@ -264,7 +269,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
-	return kem_opts_complete(&o->k) && o->calls > 0 && optind == argc ? 0 : -1;
+	return op_opts_complete(&o->k) && o->calls > 0 && optind == argc ? 0 : -1;
 }
 
 /* ---- result ------------------------------------------------------------------ */
@@ -277,6 +282,7 @@ struct result {
 	long calls_done;
 	long long *stack, *heap_peak, *allocs;
 	int heap_overflow;
+	json_t *extra;      /* ops_memory_extra(), or NULL */
 };
 
 static struct result res;
@@ -310,7 +316,7 @@ static void emit_result(const struct options *o, int result_fd, int exit_code)
 	json_object_set_new(j, "status", json_string(exit_code ? "failed" : "complete"));
 	json_object_set_new(j, "exit_code", json_integer(exit_code));
 	json_object_set_new(j, "error", res.error[0] ? json_string(res.error) : json_null());
-	json_object_set_new(j, "operation", json_string(kem_op_names[o->k.op]));
+	json_object_set_new(j, "operation", json_string(o->k.op));
 	json_object_set_new(j, "calls", json_integer(res.calls_done));
 	json_object_set_new(j, "stack_bytes", json_integer((json_int_t)STACK_BYTES));
 	json_object_set_new(j, "loaded_rss_bytes", jnum_or_null(res.loaded));
@@ -326,23 +332,25 @@ static void emit_result(const struct options *o, int result_fd, int exit_code)
 	json_object_set_new(pc, "heap_peak_bytes", array_of(res.heap_peak, res.calls_done));
 	json_object_set_new(pc, "allocations", array_of(res.allocs, res.calls_done));
 	json_object_set_new(j, "per_call", pc);
+	if (res.extra)
+		json_object_set(j, "extra", res.extra);
 	child_write_result("ngcc-perf-memory", result_fd, j);
 	json_decref(j);
 }
 
 /* ---- operation peak RSS (R5) ------------------------------------------------- */
 
-static int calls_on_this_thread(struct kem_state *k, enum kem_op op, long n)
+static int calls_on_this_thread(struct op_ctx *k, long n)
 {
 	for (long i = 0; i < n; i++)
-		if (kem_call_once(k, op))
+		if (ops_call_once(k))
 			return -1;
 	return 0;
 }
 
 /* clear_refs refused: a child makes the calls; its VmHWM comes back on a
  * pipe (-1 when it failed). */
-static long long op_peak_by_fork(struct kem_state *k, enum kem_op op, long n)
+static long long op_peak_by_fork(struct op_ctx *k, long n)
 {
 	int fds[2];
 	if (pipe(fds))
@@ -350,7 +358,7 @@ static long long op_peak_by_fork(struct kem_state *k, enum kem_op op, long n)
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		long long kib = calls_on_this_thread(k, op, n) ? -1 : procmem_hwm_kib();
+		long long kib = calls_on_this_thread(k, n) ? -1 : procmem_hwm_kib();
 		(void)!write(fds[1], &kib, sizeof kib);
 		_exit(0);
 	}
@@ -365,12 +373,12 @@ static long long op_peak_by_fork(struct kem_state *k, enum kem_op op, long n)
 }
 
 /* force_fork: take the fallback even where the reset works (tests). */
-static int measure_op_peak(struct kem_state *k, enum kem_op op, long n, int force_fork)
+static int measure_op_peak(struct op_ctx *k, long n, int force_fork)
 {
 	int err = force_fork ? 0 : procmem_reset_hwm();
 	if (!err && !force_fork) {
-		if (calls_on_this_thread(k, op, n)) {
-			fail("%s", kem_failure());
+		if (calls_on_this_thread(k, n)) {
+			fail("%s", ops_failure());
 			return -1;
 		}
 		long long kib = procmem_hwm_kib();
@@ -378,7 +386,7 @@ static int measure_op_peak(struct kem_state *k, enum kem_op op, long n, int forc
 		snprintf(res.op_peak_method, sizeof res.op_peak_method, "clear_refs");
 		return 0;
 	}
-	res.op_peak = op_peak_by_fork(k, op, n);
+	res.op_peak = op_peak_by_fork(k, n);
 	if (force_fork)
 		snprintf(res.op_peak_method, sizeof res.op_peak_method, "fork (requested)");
 	else
@@ -394,18 +402,16 @@ static int measure_op_peak(struct kem_state *k, enum kem_op op, long n, int forc
 /* ---- stack and heap per call (R6) ------------------------------------------- */
 
 struct stack_run {
-	struct kem_state *k;
-	enum kem_op op;
-	int (*fn)(struct kem_state *, enum kem_op);
+	struct op_ctx *k;
+	int (*fn)(struct op_ctx *);
 	int rc;
 	unsigned long long heap_peak, allocs;
 };
 
 /* The empty function: what thread start-up and our own frames use. */
-__attribute__((noinline)) static int empty_call(struct kem_state *k, enum kem_op op)
+__attribute__((noinline)) static int empty_call(struct op_ctx *k)
 {
 	(void)k;
-	(void)op;
 	__asm__ volatile("" ::: "memory");
 	return 0;
 }
@@ -415,7 +421,7 @@ static void *on_painted_stack(void *arg)
 	struct stack_run *r = arg;
 	heap_count_reset(&heap);
 	atomic_store(&counting, 1);
-	r->rc = r->fn(r->k, r->op);
+	r->rc = r->fn(r->k);
 	atomic_store(&counting, 0);
 	r->heap_peak = heap.peak;
 	r->allocs = heap.allocs;
@@ -467,12 +473,12 @@ static long long run_painted(struct painted_stack *s, struct stack_run *r)
 	return (long long)used;
 }
 
-static int measure_calls(struct kem_state *k, enum kem_op op, long n)
+static int measure_calls(struct op_ctx *k, long n)
 {
 	struct painted_stack s;
 	if (stack_open(&s))
 		return -1;
-	struct stack_run empty = { k, op, empty_call, 0, 0, 0 };
+	struct stack_run empty = { k, empty_call, 0, 0, 0 };
 	long long base = run_painted(&s, &empty);
 	/* The smallest of a few empty runs: thread start-up is not always
 	 * the same depth. */
@@ -484,11 +490,16 @@ static int measure_calls(struct kem_state *k, enum kem_op op, long n)
 	res.empty_stack = base;
 	int rc = base < 0 ? -1 : 0;
 	for (long i = 0; i < n && !rc; i++) {
-		struct stack_run r = { k, op, kem_raw_call, 0, 0, 0 };
+		if (ops_prepare(k)) {
+			fail("%s", ops_failure());
+			rc = -1;
+			break;
+		}
+		struct stack_run r = { k, ops_raw_call, 0, 0, 0 };
 		long long used = run_painted(&s, &r);
-		if (used < 0 || kem_check_call(k, op, r.rc)) {
+		if (used < 0 || ops_check_call(k, r.rc)) {
 			if (used >= 0)
-				fail("%s", kem_failure());
+				fail("%s", ops_failure());
 			rc = -1;
 			break;
 		}
@@ -503,30 +514,36 @@ static int measure_calls(struct kem_state *k, enum kem_op op, long n)
 
 /* ---- main ---------------------------------------------------------------------- */
 
-static int run(const struct options *o, struct kem_state *k)
+static int run(const struct options *o, struct op_ctx *k)
 {
-	int lrc = kem_open(o->k.lib, k);
+	int lrc = ops_open(o->k.lib, o->k.op, k);
 	if (lrc) {
-		fail("%s", kem_failure());
+		fail("%s", ops_failure());
 		return DRV_USAGE;
 	}
 	k->lib.seed(o->k.seed, o->k.seed_len);
 	res.loaded = procmem_resident_bytes();
-	if (kem_alloc_buffers(k) || kem_setup(k, o->k.op)) {
-		fail("%s", kem_failure());
+	if (ops_setup(k)) {
+		fail("%s", ops_failure());
 		return DRV_OPFAIL;
 	}
 	res.baseline = procmem_resident_bytes();
-	if (measure_op_peak(k, o->k.op, o->calls, o->force_fork))
+	if (measure_op_peak(k, o->calls, o->force_fork))
 		return DRV_OPFAIL;
-	return measure_calls(k, o->k.op, o->calls) ? DRV_OPFAIL : DRV_OK;
+	if (measure_calls(k, o->calls))
+		return DRV_OPFAIL;
+	if (ops_memory_extra(k, &res.extra)) {
+		fail("%s", ops_failure());
+		return DRV_OPFAIL;
+	}
+	return DRV_OK;
 }
 
 int main(int argc, char **argv)
 {
 	static struct heap_slot slots[HEAP_SLOTS];
 	struct options o;
-	struct kem_state k;
+	struct op_ctx k;
 	memset(&o, 0, sizeof o);
 	memset(&k, 0, sizeof k);
 	res.loaded = res.baseline = res.op_peak = res.empty_stack = -1;
@@ -549,9 +566,9 @@ int main(int argc, char **argv)
 		child_pin_cpu("ngcc-perf-memory", o.k.cpu);
 	int rc = run(&o, &k);
 	if (rc)
-		fprintf(stderr, "ngcc-perf-memory: %s %s: %s\n", o.k.lib, kem_op_names[o.k.op], res.error);
+		fprintf(stderr, "ngcc-perf-memory: %s %s: %s\n", o.k.lib, o.k.op, res.error);
 	emit_result(&o, result_fd, rc);
-	kem_free_buffers(&k);
+	ops_close(&k);
 	free(res.stack);
 	free(res.heap_peak);
 	free(res.allocs);

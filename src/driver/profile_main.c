@@ -1,24 +1,25 @@
 /*
  * profile_main.c — bin/ngcc-perf-profile: the hash and DRNG profile of one
- * KEM operation of an instrumented library (docs/method.md §10.3).
+ * operation of an instrumented library (docs/method.md §10.3).
  *
- *   ngcc-perf-profile --lib PATH --op keygen|enc|dec --iters N --warmups W
+ *   ngcc-perf-profile --lib PATH --op OP --iters N --warmups W
  *                     [--cpu N] [--seed-hex HEX]
  *
- * The setup is the timing driver's, from the same code (driver/kem_ops.h,
+ * The setup is the timing driver's, from the same code (driver/ops.h,
  * docs/method.md §5.1–§5.2): seed 00..2f, buffers at API capacity + 64 bytes,
- * keygen / keygen+enc / keygen+enc+honest dec, then the same calls, so the
- * inputs are identical.  Then: warm-ups, the tick rate (100 ms busy wait
+ * the operation's untimed setup, then the same calls, so the inputs are
+ * identical.  Then: warm-ups, the tick rate (100 ms busy wait
  * against CLOCK_MONOTONIC_RAW), the wrappers' own overhead (a wrapped
  * no-op, 10^5 calls in 5 batches), a table reset, and per iteration:
- * enable, read ticks, the call, read ticks, disable.
+ * the untimed preparation (a KEX step's earlier steps), enable, read
+ * ticks, the call, read ticks, disable, the untimed checks.
  *
  * The result is one JSON object on fd 3.  Exit codes: 0 complete, 2 usage,
  * load or symbol error (also: not an instrumented library), 3 setup or
  * operation failure.
  */
 #include "driver/child.h"
-#include "driver/kem_ops.h"
+#include "driver/ops.h"
 #include "host/counter.h"
 #include "proc/spawn.h"
 #include "runtime/profwrap.h"
@@ -46,7 +47,7 @@ static const char *const fn_names[NGCC_PROF_N_FN] = {
 };
 
 struct options {
-	struct kem_opts k;
+	struct op_opts k;
 	long iters, warmups;
 };
 
@@ -82,10 +83,10 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A shared KEM step failed: its cause becomes ours. */
-static int kem_fail(void)
+/* A shared operation step failed: its cause becomes ours. */
+static int op_fail(void)
 {
-	fail("%s", kem_failure());
+	fail("%s", ops_failure());
 	return DRV_OPFAIL;
 }
 
@@ -94,34 +95,36 @@ static int kem_fail(void)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf-profile --lib PATH --op keygen|enc|dec --iters N\n"
+		"usage: ngcc-perf-profile --lib PATH --op OP --iters N\n"
 		"                         --warmups W [--cpu N] [--seed-hex HEX]\n"
-		"Profiles one KEM operation of an instrumented library (docs/method.md §10.3);\n"
+		"OP: %s\n"
+		"Profiles one operation of an instrumented library (docs/method.md §10.3);\n"
 		"the JSON result goes to fd 3.\n"
-		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n");
+		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n",
+		ops_usage_list());
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		KEM_LONG_OPTIONS,
+		OPS_LONG_OPTIONS,
 		{ "iters", required_argument, NULL, 'i' },
 		{ "warmups", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	kem_opts_init(&o->k);
+	op_opts_init(&o->k);
 	o->iters = o->warmups = -1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		int ours = kem_opt(&o->k, c, optarg);
+		int ours = op_opt(&o->k, c, optarg);
 		if (ours < 0)
 			return -1;
 		if (ours)
 			continue;
 		switch (c) {
-		case 'i': if (kem_parse_long(optarg, 1, &o->iters)) return -1; break;
-		case 'w': if (kem_parse_long(optarg, 0, &o->warmups)) return -1; break;
+		case 'i': if (ops_parse_long(optarg, 1, &o->iters)) return -1; break;
+		case 'w': if (ops_parse_long(optarg, 0, &o->warmups)) return -1; break;
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);
@@ -129,7 +132,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
-	return kem_opts_complete(&o->k) && o->iters > 0 && o->warmups >= 0 && optind == argc ? 0 : -1;
+	return op_opts_complete(&o->k) && o->iters > 0 && o->warmups >= 0 && optind == argc ? 0 : -1;
 }
 
 /* ---- profiling ----------------------------------------------------------- */
@@ -199,25 +202,27 @@ static void wrapper_overhead(const struct prof_api *p, double *o_in, double *o_o
 	*o_out = median5(out);
 }
 
-static int profile(const struct options *o, struct kem_state *k, const struct prof_api *p)
+static int profile(const struct options *o, struct op_ctx *k, const struct prof_api *p)
 {
-	if (kem_alloc_buffers(k) || kem_setup(k, o->k.op))
-		return kem_fail();
+	if (ops_setup(k))
+		return op_fail();
 	for (long w = 0; w < o->warmups; w++)
-		if (kem_call_once(k, o->k.op))
-			return kem_fail();
+		if (ops_call_once(k))
+			return op_fail();
 	res.tick_hz = tick_rate();
 	wrapper_overhead(p, &res.o_in, &res.o_out);
 	p->reset();
 	for (long i = 0; i < o->iters; i++) {
+		if (ops_prepare(k))
+			return op_fail();
 		p->enable();
 		uint64_t t0 = counter_read_raw();
-		int rc = kem_raw_call(k, o->k.op);
+		int rc = ops_raw_call(k);
 		uint64_t t1 = counter_read_raw();
 		p->disable();
 		res.total_ticks += t1 - t0;
-		if (kem_check_call(k, o->k.op, rc))
-			return kem_fail();
+		if (ops_check_call(k, rc))
+			return op_fail();
 		res.iterations = i + 1;
 	}
 	res.entries = calloc(MAX_ENTRIES, sizeof *res.entries);
@@ -268,7 +273,7 @@ static void emit_result(const struct options *o, int exit_code)
 	json_object_set_new(j, "status", json_string(exit_code ? "failed" : "complete"));
 	json_object_set_new(j, "exit_code", json_integer(exit_code));
 	json_object_set_new(j, "error", res.error[0] ? json_string(res.error) : json_null());
-	json_object_set_new(j, "operation", json_string(kem_op_names[o->k.op]));
+	json_object_set_new(j, "operation", json_string(o->k.op));
 	json_object_set_new(j, "tick_source", json_string(counter_raw_source()));
 	json_object_set_new(j, "tick_hz", json_real(res.tick_hz));
 	json_object_set_new(j, "warmups", json_integer(o->warmups));
@@ -288,10 +293,10 @@ static void emit_result(const struct options *o, int exit_code)
 	json_decref(j);
 }
 
-static int load(const struct options *o, struct kem_state *k, struct prof_api *p)
+static int load(const struct options *o, struct op_ctx *k, struct prof_api *p)
 {
-	if (kem_open(o->k.lib, k)) {
-		fail("%s", kem_failure());
+	if (ops_open(o->k.lib, o->k.op, k)) {
+		fail("%s", ops_failure());
 		return -1;
 	}
 	if (resolve_api(k->lib.handle, p))
@@ -300,9 +305,9 @@ static int load(const struct options *o, struct kem_state *k, struct prof_api *p
 	return 0;
 }
 
-static void release(struct kem_state *k)
+static void release(struct op_ctx *k)
 {
-	kem_free_buffers(k);
+	ops_close(k);
 	free(res.entries);
 	if (k->lib.handle)
 		candidate_unload(&k->lib);
@@ -311,7 +316,7 @@ static void release(struct kem_state *k)
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct kem_state k;
+	struct op_ctx k;
 	struct prof_api p;
 	memset(&o, 0, sizeof o);
 	memset(&k, 0, sizeof k);
@@ -329,7 +334,7 @@ int main(int argc, char **argv)
 		rc = profile(&o, &k, &p);
 	}
 	if (rc)
-		fprintf(stderr, "ngcc-perf-profile: %s %s: %s\n", o.k.lib, kem_op_names[o.k.op], res.error);
+		fprintf(stderr, "ngcc-perf-profile: %s %s: %s\n", o.k.lib, o.k.op, res.error);
 	emit_result(&o, rc);
 	release(&k);
 	return rc;

@@ -1,8 +1,8 @@
 /*
- * timing_main.c — bin/ngcc-perf-driver: time one KEM operation of one
+ * timing_main.c — bin/ngcc-perf-driver: time one operation of one
  * candidate library in this process (docs/method.md §5).
  *
- *   ngcc-perf-driver --lib PATH --op keygen|enc|dec --trials T --iters I
+ *   ngcc-perf-driver --lib PATH --op OP --trials T --iters I
  *                    --warmups W [--cpu N] [--seed-hex HEX]
  *                    [--counter auto|fallback]
  *
@@ -12,14 +12,16 @@
  * (interrupted between trials), 5 output validation failed (R3).
  *
  * Buffers, setup, the calls, the timed loops and the output validation are
- * the shared KEM operation code (driver/kem_ops.h); this file adds the
- * trials, the counter and the result.  This program's resident set is part
+ * the operation code of the library's type (driver/ops.h); this file adds
+ * the trials, the counter and the result.  An operation whose scope is
+ * per_call_step (a KEX step) has each call bracketed alone and the
+ * brackets summed into the trial.  This program's resident set is part
  * of the published peak RSS, so it is kept small on purpose: only libc,
- * jansson (for the result), the loader, kem_ops and the counter; no
- * allocation wrappers (the memory pass has its own program).
+ * jansson (for the result), the loader, the operation code and the
+ * counter; no allocation wrappers (the memory pass has its own program).
  */
 #include "driver/child.h"
-#include "driver/kem_ops.h"
+#include "driver/ops.h"
 #include "driver/procmem.h"
 #include "host/counter.h"
 #include "proc/spawn.h"
@@ -46,7 +48,7 @@ enum {
 #define OVERHEAD_BRACKETS 31
 
 struct options {
-	struct kem_opts k;
+	struct op_opts k;
 	long trials, iters, warmups;
 	int force_fallback;
 };
@@ -91,18 +93,19 @@ static long nr_migrations(void)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf-driver --lib PATH --op keygen|enc|dec --trials T\n"
+		"usage: ngcc-perf-driver --lib PATH --op OP --trials T\n"
 		"                        --iters I --warmups W [--cpu N]\n"
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
-		"Times one KEM operation (docs/method.md §5); the JSON result goes to fd 3.\n"
+		"OP: %s\n"
+		"Times one operation (docs/method.md §5); the JSON result goes to fd 3.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure,\n"
-		"      4 partial, 5 output validation failed.\n");
+		"      4 partial, 5 output validation failed.\n", ops_usage_list());
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		KEM_LONG_OPTIONS,
+		OPS_LONG_OPTIONS,
 		{ "trials", required_argument, NULL, 't' },
 		{ "iters", required_argument, NULL, 'i' },
 		{ "warmups", required_argument, NULL, 'w' },
@@ -111,20 +114,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	kem_opts_init(&o->k);
+	op_opts_init(&o->k);
 	o->trials = -1;
 	o->iters = -1;
 	o->warmups = -1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		int ours = kem_opt(&o->k, c, optarg);
+		int ours = op_opt(&o->k, c, optarg);
 		if (ours < 0)
 			goto bad;
 		if (ours)
 			continue;
 		switch (c) {
-		case 't': if (kem_parse_long(optarg, 1, &o->trials)) goto bad; break;
-		case 'i': if (kem_parse_long(optarg, 1, &o->iters)) goto bad; break;
-		case 'w': if (kem_parse_long(optarg, 0, &o->warmups)) goto bad; break;
+		case 't': if (ops_parse_long(optarg, 1, &o->trials)) goto bad; break;
+		case 'i': if (ops_parse_long(optarg, 1, &o->iters)) goto bad; break;
+		case 'w': if (ops_parse_long(optarg, 0, &o->warmups)) goto bad; break;
 		case 'k':
 			if (!strcmp(optarg, "fallback"))
 				o->force_fallback = 1;
@@ -138,7 +141,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			goto bad;
 		}
 	}
-	if (!kem_opts_complete(&o->k) || o->trials < 0 || o->iters < 0 || o->warmups < 0 ||
+	if (!op_opts_complete(&o->k) || o->trials < 0 || o->iters < 0 || o->warmups < 0 ||
 	    optind != argc)
 		goto bad;
 	return 0;
@@ -149,27 +152,65 @@ bad:
 	return -1;
 }
 
+/* The per-call bracket of a per_call_step operation: the counter and the
+ * clock around each measured call, summed over the trial. */
+struct step_sum {
+	struct counter *c;
+	uint64_t state, t0, cycles, ns;
+};
+
+static void step_begin(void *arg)
+{
+	struct step_sum *s = arg;
+	counter_start(s->c, &s->state);
+	s->t0 = clock_raw_ns();
+}
+
+static void step_end(void *arg)
+{
+	struct step_sum *s = arg;
+	uint64_t t1 = clock_raw_ns();
+	s->cycles += counter_stop(s->c, &s->state);
+	s->ns += t1 - s->t0;
+}
+
+/* The trial's calls: the whole loop in one bracket, or (per_call_step)
+ * each call in its own.  Returns the calls that succeeded. */
+static long timed_calls(struct op_ctx *k, long iters, struct counter *c,
+			uint64_t *cycles, uint64_t *ns)
+{
+	if (!strcmp(ops_timing_scope(k), OPS_SCOPE_STEP)) {
+		struct step_sum s = { c, 0, 0, 0, 0 };
+		struct op_bracket b = { step_begin, step_end, &s };
+		long done = ops_run_loop(k, iters, &b);
+		*cycles = s.cycles;
+		*ns = s.ns;
+		return done;
+	}
+	uint64_t state, t0, t1;
+	counter_start(c, &state);
+	t0 = clock_raw_ns();
+	long done = ops_run_loop(k, iters, NULL);
+	t1 = clock_raw_ns();
+	*cycles = counter_stop(c, &state);
+	*ns = t1 - t0;
+	return done;
+}
+
 /* One trial (docs/method.md §5.1 step 8).  Returns 0, or -1 on an operation failure
  * (the trial is then not recorded). */
-static int run_trial(struct kem_state *k, enum kem_op op, long iters,
-		     struct counter *c, struct trial_rec *t)
+static int run_trial(struct op_ctx *k, long iters, struct counter *c, struct trial_rec *t)
 {
 	struct rusage r0, r1;
-	uint64_t state, t0, t1;
 	long mig0 = nr_migrations();
 	int cpu0 = sched_getcpu();
 	getrusage(RUSAGE_THREAD, &r0);
-	counter_start(c, &state);
-	t0 = clock_raw_ns();
-	long done = kem_run_loop(k, op, iters);
-	t1 = clock_raw_ns();
-	t->cycles = counter_stop(c, &state);
+	long done = timed_calls(k, iters, c, &t->cycles, &t->ns);
 	getrusage(RUSAGE_THREAD, &r1);
 	if (done != iters)
 		return -1;
 	long mig1 = nr_migrations();
 	t->calls = (uint64_t)iters;
-	t->ns = t1 - t0;
 	if (c->kind == COUNTER_NONE)
 		t->cycles = 0;
 	t->invol = r1.ru_nivcsw - r0.ru_nivcsw;
@@ -203,7 +244,7 @@ static json_t *jnum_or_null(long long v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
-static json_t *meta_json(const struct options *o, const struct kem_state *k)
+static json_t *meta_json(const struct options *o, const struct op_ctx *k)
 {
 	const struct ngcc_meta *m = k->lib.meta;
 	json_t *j = json_object();
@@ -211,14 +252,11 @@ static json_t *meta_json(const struct options *o, const struct kem_state *k)
 	json_object_set_new(j, "instance", json_string(m ? m->instance : ""));
 	json_object_set_new(j, "label", json_string(m ? m->label : ""));
 	json_object_set_new(j, "variant", json_string(m ? m->variant : ""));
-	json_object_set_new(j, "operation", json_string(kem_op_names[o->k.op]));
+	json_object_set_new(j, "operation", json_string(o->k.op));
 	json_object_set_new(j, "input_bytes", json_null());
 	json_object_set_new(j, "build_flags", json_string(m ? m->flags : ""));
-	json_object_set_new(j, "pk_bytes", json_integer(m ? (json_int_t)m->pk_bytes : 0));
-	json_object_set_new(j, "sk_bytes", json_integer(m ? (json_int_t)m->sk_bytes : 0));
-	json_object_set_new(j, "ct_bytes", json_integer(m ? (json_int_t)m->ct_bytes : 0));
-	json_object_set_new(j, "ss_bytes", json_integer(m ? (json_int_t)m->ss_bytes : 0));
-	json_object_set_new(j, "timing_scope", json_string("per_call_loop"));
+	ops_meta_json(k, j);
+	json_object_set_new(j, "timing_scope", json_string(ops_timing_scope(k)));
 	json_object_set_new(j, "warmups", json_integer(o->warmups));
 	json_object_set_new(j, "trials_requested", json_integer(o->trials));
 	json_object_set_new(j, "iterations_per_trial", json_integer(o->iters));
@@ -263,21 +301,6 @@ static json_t *rss_json(const struct result *r)
 	return j;
 }
 
-static json_t *observed_json(const struct kem_state *k)
-{
-	const struct kem_obj *objs[] = { &k->pk, &k->sk, &k->ct, &k->ss };
-	static const char *const names[] = { "pk", "sk", "ct", "ss" };
-	json_t *j = json_object();
-	for (int i = 0; i < 4; i++) {
-		json_t *o = json_object();
-		int seen = objs[i]->seen_min != ~0ull && objs[i]->buf;
-		json_object_set_new(o, "min", seen ? json_integer((json_int_t)objs[i]->seen_min) : json_null());
-		json_object_set_new(o, "max", seen ? json_integer((json_int_t)objs[i]->seen_max) : json_null());
-		json_object_set_new(j, names[i], o);
-	}
-	return j;
-}
-
 static json_t *counter_json(const struct counter *c, const struct result *r)
 {
 	json_t *j = json_object();
@@ -301,10 +324,10 @@ static void hex_of(const unsigned char *b, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-static void emit_result(const struct options *o, const struct kem_state *k,
+static void emit_result(const struct options *o, const struct op_ctx *k,
 			const struct counter *c, const struct result *r)
 {
-	char seed_hex[2 * KEM_SEED_LEN + 1];
+	char seed_hex[2 * OPS_SEED_LEN + 1];
 	hex_of(o->k.seed, o->k.seed_len, seed_hex);
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string("ngcc-perf/driver-result/1"));
@@ -320,7 +343,7 @@ static void emit_result(const struct options *o, const struct kem_state *k,
 	json_object_set_new(v, "ok", r->validation_performed ? json_boolean(r->validation_ok) : json_null());
 	json_object_set_new(v, "detail", r->validation_detail ? json_string(r->validation_detail) : json_null());
 	json_object_set_new(j, "validation", v);
-	json_object_set_new(j, "observed", observed_json(k));
+	json_object_set_new(j, "observed", ops_observed_json(k));
 	json_object_set_new(j, "counter", counter_json(c, r));
 	child_write_result("ngcc-perf-driver", result_fd, j);
 	json_decref(j);
@@ -338,12 +361,12 @@ static void install_signals(void)
 }
 
 /* Everything after a successful load and seed. */
-static int measure(const struct options *o, struct kem_state *k,
+static int measure(const struct options *o, struct op_ctx *k,
 		   struct counter *c, struct result *r)
 {
-	if (kem_alloc_buffers(k) || kem_setup(k, o->k.op)) {
+	if (ops_setup(k)) {
 		r->status = "failed";
-		r->error = kem_failure();
+		r->error = ops_failure();
 		return DRV_OPFAIL;
 	}
 	r->baseline = procmem_resident_bytes();
@@ -359,9 +382,9 @@ static int measure(const struct options *o, struct kem_state *k,
 	r->op_peak_method = method;
 	counter_overhead(c, OVERHEAD_BRACKETS, &r->overhead_ticks, &r->overhead_ns);
 	for (long w = 0; w < o->warmups; w++)
-		if (kem_call_once(k, o->k.op)) {
+		if (ops_call_once(k)) {
 			r->status = "failed";
-			r->error = kem_failure();
+			r->error = ops_failure();
 			return DRV_OPFAIL;
 		}
 	r->trials = calloc((size_t)o->trials, sizeof *r->trials);
@@ -377,9 +400,9 @@ static int measure(const struct options *o, struct kem_state *k,
 			r->h2 = procmem_hwm_kib();
 			return DRV_PARTIAL;
 		}
-		if (run_trial(k, o->k.op, o->iters, c, &r->trials[t])) {
+		if (run_trial(k, o->iters, c, &r->trials[t])) {
 			r->status = "failed";
-			r->error = kem_failure();
+			r->error = ops_failure();
 			r->h2 = procmem_hwm_kib();
 			return DRV_OPFAIL;
 		}
@@ -389,11 +412,11 @@ static int measure(const struct options *o, struct kem_state *k,
 	if (!hwm_err)
 		r->op_peak = r->h2 < 0 ? -1 : r->h2 * 1024;
 	r->validation_performed = 1;
-	if (kem_validate(k, o->k.op)) {
+	if (ops_validate(k)) {
 		r->validation_ok = 0;
-		r->validation_detail = kem_failure();
+		r->validation_detail = ops_failure();
 		r->status = "invalid_output";
-		r->error = kem_failure();
+		r->error = ops_failure();
 		return DRV_INVALID;
 	}
 	r->validation_ok = 1;
@@ -404,7 +427,7 @@ static int measure(const struct options *o, struct kem_state *k,
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct kem_state k;
+	struct op_ctx k;
 	struct counter c;
 	struct result r;
 	memset(&o, 0, sizeof o);
@@ -420,11 +443,11 @@ int main(int argc, char **argv)
 	if (o.k.cpu >= 0)
 		child_pin_cpu("ngcc-perf-driver", o.k.cpu);
 	install_signals();
-	int lrc = kem_open(o.k.lib, &k);
+	int lrc = ops_open(o.k.lib, o.k.op, &k);
 	if (lrc) {
 		c.name = "none";
 		r.status = "failed";
-		r.error = kem_failure();
+		r.error = ops_failure();
 		r.exit_code = DRV_USAGE;
 		if (lrc == -1)
 			fprintf(stderr, "ngcc-perf-driver: %s\n", r.error);
@@ -438,11 +461,11 @@ int main(int argc, char **argv)
 	counter_open(&c, o.force_fallback);
 	r.exit_code = measure(&o, &k, &c, &r);
 	if (r.exit_code != DRV_OK && r.error)
-		fprintf(stderr, "ngcc-perf-driver: %s %s: %s\n", o.k.lib, kem_op_names[o.k.op], r.error);
+		fprintf(stderr, "ngcc-perf-driver: %s %s: %s\n", o.k.lib, o.k.op, r.error);
 	emit_result(&o, &k, &c, &r);
 	counter_close(&c);
 	free(r.trials);
-	kem_free_buffers(&k);
+	ops_close(&k);
 	/* No dlclose: a candidate's destructors must not get a chance to
 	 * change the exit status of a finished measurement. */
 	return r.exit_code;
