@@ -110,8 +110,10 @@ CHECK_MAKE = $(MAKE) --no-print-directory -s QUIET=1 \
 
 check:
 	@scripts/bootstrap
-	@$(CHECK_MAKE) tests && echo "built the plain tree (bin/, obj/)"
-	@$(CHECK_MAKE) SAN=1 tests && echo "built the ASan+UBSan tree (obj-san/)"
+	@t=$$(date +%s); $(CHECK_MAKE) tests && \
+		echo "built the plain tree (bin/, obj/) in $$(($$(date +%s) - t)) s"
+	@t=$$(date +%s); $(CHECK_MAKE) SAN=1 tests && \
+		echo "built the ASan+UBSan tree (obj-san/) in $$(($$(date +%s) - t)) s"
 	@tests/run-tests obj bin obj-san obj-san/bin
 
 check-plain:
