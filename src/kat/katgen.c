@@ -15,30 +15,6 @@
 
 #include "runtime/drng.h"
 
-/* Index = enum kat_status. */
-static const char *const status_names[] = {
-	"PASS", "MISMATCH", "NOKAT", "CRYPTOFAIL", "OVERFLOW",
-	"LOADFAIL", "TIMEOUT", "CRASH", "BUILDFAIL",
-};
-#define N_STATUS (sizeof(status_names) / sizeof(status_names[0]))
-
-const char *kat_status_name(enum kat_status s)
-{
-	if ((unsigned)s >= N_STATUS)
-		return "UNKNOWN";
-	return status_names[s];
-}
-
-int kat_status_parse(const char *name)
-{
-	if (!name)
-		return -1;
-	for (size_t i = 0; i < N_STATUS; i++)
-		if (!strcmp(name, status_names[i]))
-			return (int)i;
-	return -1;
-}
-
 void katgen_seed_for_count(int count, unsigned char seed[KAT_SEED_BYTES])
 {
 	DRNG_ctx drng_seed;

@@ -9,27 +9,8 @@
 #ifndef NGCC_KATGEN_H
 #define NGCC_KATGEN_H
 
+#include "kat/katstatus.h"
 #include "util/util.h"
-
-/* KAT statuses; the value is also the KAT child's exit code (docs/method.md §2.2). */
-enum kat_status {
-	KAT_PASS = 0,
-	KAT_MISMATCH = 1,
-	KAT_NOKAT = 2,
-	KAT_CRYPTOFAIL = 3,
-	KAT_OVERFLOW = 4,
-	KAT_LOADFAIL = 5,
-	KAT_TIMEOUT = 6,
-	KAT_CRASH = 7,
-	KAT_BUILDFAIL = 8,
-};
-const char *kat_status_name(enum kat_status s);
-int kat_status_parse(const char *name); /* -1 if unknown */
-
-#define KAT_SEED_BYTES 64
-#define KAT_GUARD_BYTES 64
-#define KAT_GUARD_BYTE 0xA5
-#define KAT_DEFAULT_RECORDS 10
 
 struct kem_api {
 	unsigned long long pk_bytes, sk_bytes, ct_bytes, ss_bytes;

@@ -1,5 +1,5 @@
 /*
- * katgen_hash.c — replay of the official hash KAT driver (iccs-api.md
+ * katgen_hash.c — replay of the official hash KAT driver (docs/iccs.md
  * §4.5), one file per call.
  *
  * KAT_2_12: 4097 records, L = 0..4096 bits, one DRNG draw of L bits each

@@ -1,6 +1,6 @@
 /*
  * katgen_hash.h — our replay of the official hash KAT driver
- * (KAT_CryptHash.c, iccs-api.md §4.5): the four files KAT_2_12, KAT_2_23,
+ * (KAT_CryptHash.c, docs/iccs.md §4.5): the four files KAT_2_12, KAT_2_23,
  * KAT_2_33 and KAT_Loop, one at a time, each with its own DRNG, with guard
  * zones around the message and digest buffers.  Same text, byte for byte.
  */

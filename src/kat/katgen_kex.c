@@ -1,6 +1,6 @@
 /*
  * katgen_kex.c — replay of the official key-exchange KAT driver
- * (iccs-api.md §4.1, §4.4).  One drng_algorithm stream per record feeds, in
+ * (docs/iccs.md §4.1, §4.4).  One drng_algorithm stream per record feeds, in
  * order, init_a, init_b, the passes, derive_a and derive_b.
  */
 #include "kat/katgen_kex.h"

@@ -1,6 +1,6 @@
 /*
  * katgen_kex.h — our replay of the official key-exchange KAT driver
- * (KAT_KEX_<inst>.txt, iccs-api.md §4.1 and §4.4), extended past pass 3 by
+ * (KAT_KEX_<inst>.txt, docs/iccs.md §4.1 and §4.4), extended past pass 3 by
  * the naming pattern, with the harness's guard zones and length checks.
  */
 #ifndef NGCC_KATGEN_KEX_H

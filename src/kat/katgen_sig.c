@@ -1,6 +1,6 @@
 /*
  * katgen_sig.c — replay of the official signature KAT driver
- * (iccs-api.md §4.1, §4.3): drng_seed gives each record's seed, a second
+ * (docs/iccs.md §4.1, §4.3): drng_seed gives each record's seed, a second
  * DRNG drng_msg ("msg" x 21 || "m") gives its message, drawn before the
  * seed is printed; keygen, sign and verify share drng_algorithm seeded once
  * per record.

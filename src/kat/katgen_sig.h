@@ -1,6 +1,6 @@
 /*
  * katgen_sig.h — our replay of the official signature KAT driver
- * (KAT_SIG_<inst>.txt, iccs-api.md §4.1 and §4.3), with the harness's
+ * (KAT_SIG_<inst>.txt, docs/iccs.md §4.1 and §4.3), with the harness's
  * guard zones and length checks.  Same text, byte for byte.
  */
 #ifndef NGCC_KATGEN_SIG_H

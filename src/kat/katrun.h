@@ -1,14 +1,15 @@
 /*
  * katrun.h — the pieces every KAT replay shares (KEM, signature, key
- * exchange, hash; iccs-api.md §4): buffers between two guard zones of
+ * exchange, hash; docs/iccs.md §4): buffers between two guard zones of
  * KAT_GUARD_BYTES × KAT_GUARD_BYTE, the checks made after every candidate
  * call, the detail text of a failure, and the `Name = HEX` lines.
  */
 #ifndef NGCC_KATRUN_H
 #define NGCC_KATRUN_H
 
-#include "kat/katgen.h"
+#include "kat/katstatus.h"
 #include "runtime/drng.h"
+#include "util/util.h"
 
 /* A buffer of `size` usable bytes between two guard zones. */
 struct kat_gbuf {

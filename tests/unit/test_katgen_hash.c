@@ -1,6 +1,6 @@
 /*
  * test_katgen_hash.c — the hash KAT replay (src/kat/katgen_hash.c) against
- * small fake hash functions: the driver's messages (iccs-api.md §8.8), the
+ * small fake hash functions: the driver's messages (docs/iccs.md §8.8), the
  * four files' formats, the KAT_Loop rotation (also for a digest length
  * that is not a multiple of 8), and every failure status.
  *

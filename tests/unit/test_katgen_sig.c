@@ -1,7 +1,7 @@
 /*
  * test_katgen_sig.c — the signature KAT replay (src/kat/katgen_sig.c)
  * against a small fake signature scheme: the official messages
- * (iccs-api.md §8.7) and seeds (§8.5), field order, the set-once sn_len
+ * (docs/iccs.md §8.7) and seeds (§8.5), field order, the set-once sn_len
  * carry-over, and every failure status.
  */
 #include <stdarg.h>
