@@ -71,7 +71,7 @@ $(O)/tests/tools/scheme_instances.o: tests/tools/scheme_instances.c
 
 $(O)/tests/test_example_schemes: tests/unit/test_example_schemes.c $(XS_TOOL_OBJS) $(XS_OBJS) $(O)/libngcc.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -Itests/tools -o $@ $< $(XS_TOOL_OBJS) $(XS_OBJS) $(O)/libngcc.a $(LIBS) -lcmocka
+	$(CC) $(CFLAGS) $(if $(filter 1,$(SAN)),-DROUND_TRIPS=60) -Itests/unit -Itests/tools -o $@ $< $(XS_TOOL_OBJS) $(XS_OBJS) $(O)/libngcc.a $(LIBS) -lcmocka
 
 $(O)/tools/mkkat_schemes: tests/tools/mkkat_schemes.c $(XS_TOOL_OBJS) $(XS_OBJS) $(O)/libngcc.a
 	@mkdir -p $(@D)
