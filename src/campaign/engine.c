@@ -182,9 +182,34 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		add_unit(e, cand, label, *op, inst, lib, sha);
 }
 
+/* "candidates: a, b" or how to add one: the hint after a wrong id. */
+static char *workspace_candidates(const char *ws)
+{
+	struct strlist ids = STRLIST_INIT;
+	char *dir = path_join(ws, "candidates");
+	dir_list_having(dir, "candidate.conf", &ids);
+	free(dir);
+	struct strbuf sb = STRBUF_INIT;
+	if (!ids.n)
+		sb_addf(&sb, "it has none; add one with `ngcc-perf add PACKAGE`");
+	for (size_t i = 0; i < ids.n; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "its candidates: ", ids.items[i]);
+	sl_free(&ids);
+	return sb_detach(&sb);
+}
+
 static int add_candidate(struct engine *e, const char *cand)
 {
 	char *err = NULL;
+	char *conf = path_joinf(e->o.workspace, "candidates/%s/candidate.conf", cand);
+	int added = path_exists(conf);
+	free(conf);
+	if (!added) {
+		char *have = workspace_candidates(e->o.workspace);
+		ngcc_error("%s: no such candidate in workspace %s (%s)", cand, e->o.workspace, have);
+		free(have);
+		return -1;
+	}
 	char *bj = build_json_path(e->o.workspace, cand);
 	if (!path_exists(bj)) {
 		ngcc_error("%s does not exist: candidate %s is not built; run `ngcc-perf build %s` and `ngcc-perf kat %s`",
@@ -212,6 +237,29 @@ static int add_candidate(struct engine *e, const char *cand)
 	return 0;
 }
 
+/* No unit at all: say why and what to do instead of measuring nothing. */
+static void nothing_to_do(const struct engine *e)
+{
+	const char *ws = e->o.workspace;
+	struct strlist added = STRLIST_INIT;
+	char *cdir = path_join(ws, "candidates");
+	dir_list_having(cdir, "candidate.conf", &added);
+	for (size_t i = 0; i < e->not_timed.n; i++)
+		fprintf(stderr, "not timed: %s\n", e->not_timed.items[i]);
+	if (e->not_timed.n)
+		ngcc_error("%s: nothing to do: none of the %zu built instance(s) can be timed "
+			   "(reasons above)", e->phase, e->not_timed.n);
+	else if (!added.n)
+		ngcc_error("%s: nothing to do: workspace %s has no candidates; add a package with "
+			   "`ngcc-perf add PACKAGE`, then `build` and `kat` it (or check -C)",
+			   e->phase, ws);
+	else
+		ngcc_error("%s: nothing to do: no candidate of workspace %s is built (%zu added); "
+			   "run `ngcc-perf build` and `ngcc-perf kat` first", e->phase, ws, added.n);
+	sl_free(&added);
+	free(cdir);
+}
+
 static int list_units(struct engine *e)
 {
 	struct strlist ids = STRLIST_INIT;
@@ -228,6 +276,10 @@ static int list_units(struct engine *e)
 	for (size_t i = 0; i < ids.n && !rc; i++)
 		rc = add_candidate(e, ids.items[i]);
 	sl_free(&ids);
+	if (!rc && !e->n_units) {
+		nothing_to_do(e);
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -504,6 +556,10 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 		ngcc_error("the timing driver %s is missing; run `make` in the ngcc-perf tree", e->driver);
 		return EXIT_SYSTEM;
 	}
+	/* What there is to do first: nothing to do is an error, and it leaves
+	 * no run directory behind. */
+	if (list_units(e))
+		return EXIT_INPUT;
 	if (check_host(e))
 		return EXIT_USAGE;
 	pin_housekeeping(e->cpu);
@@ -511,8 +567,6 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 		return EXIT_USAGE;
 	if (take_run(e))
 		return EXIT_USAGE;
-	if (list_units(e))
-		return EXIT_INPUT;
 	if (rundir_prepare(e->run))
 		return EXIT_SYSTEM;
 	e->host_state = host_state_json(&e->problems, &e->o.ovr);

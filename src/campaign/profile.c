@@ -365,11 +365,18 @@ int profile_phase(const struct engine_opts *opts)
 			rc = EXIT_SYSTEM;
 		} else {
 			e.n_units = reference_first(&e);
+			if (!e.n_units) {
+				ngcc_error("profile: nothing to do: no reference instance among the %zu "
+					   "operation(s) listed; only reference builds are profiled", all);
+				rc = EXIT_INPUT;
+				goto end;
+			}
 			engine_calibrate(&e);
 			for (size_t i = 0; i < e.n_units && !ph.refused;)
 				i = profile_candidate(&ph, i);
 			rc = ph.refused ? EXIT_USAGE : ph.failures ? EXIT_FAILED : EXIT_OK;
 		}
+	end:
 		e.n_units = all;
 		engine_end(&e, rc);
 	}

@@ -6,6 +6,7 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,22 +33,23 @@ struct command {
 	const char *name;
 	cmd_fn fn;
 	const char *summary;
+	int creates_workspace;  /* may create a missing -C directory */
 };
 
 static const struct command commands[] = {
-	{ "selftest", cmd_selftest, "check the ICCS runtime against published test vectors" },
-	{ "add", cmd_add, "ingest a submission package into the workspace" },
-	{ "build", cmd_build, "compile every instance into build/<ID>/lib<label>.so" },
-	{ "kat", cmd_kat, "reproduce the submitted Known-Answer Tests" },
-	{ "check-host", cmd_check_host, "report whether the host is fit to measure" },
-	{ "calibrate", cmd_calibrate, "time one call per operation (planning input)" },
-	{ "measure", cmd_measure, "time every operation in isolated processes" },
-	{ "profile", cmd_profile, "share of time in the ICCS hash helpers and the DRNG" },
-	{ "report", cmd_report, "render the Markdown pages from a run's evidence" },
-	{ "publish", cmd_publish, "copy a run's evidence into a dataset and render its pages" },
-	{ "validate", cmd_validate, "recompute a dataset's statistics and regenerate its pages" },
-	{ "site", cmd_site, "write the static HTML site of a dataset" },
-	{ "campaign", cmd_campaign, "add, build, kat, measure, profile and report in one go" },
+	{ "selftest", cmd_selftest, "check the ICCS runtime against published test vectors", 0 },
+	{ "add", cmd_add, "ingest a submission package into the workspace", 1 },
+	{ "build", cmd_build, "compile every instance into build/<ID>/lib<label>.so", 0 },
+	{ "kat", cmd_kat, "reproduce the submitted Known-Answer Tests", 0 },
+	{ "check-host", cmd_check_host, "report whether the host is fit to measure", 0 },
+	{ "calibrate", cmd_calibrate, "time one call per operation (planning input)", 0 },
+	{ "measure", cmd_measure, "time every operation in isolated processes", 0 },
+	{ "profile", cmd_profile, "share of time in the ICCS hash helpers and the DRNG", 0 },
+	{ "report", cmd_report, "render the Markdown pages from a run's evidence", 0 },
+	{ "publish", cmd_publish, "copy a run's evidence into a dataset and render its pages", 0 },
+	{ "validate", cmd_validate, "recompute a dataset's statistics and regenerate its pages", 0 },
+	{ "site", cmd_site, "write the static HTML site of a dataset", 0 },
+	{ "campaign", cmd_campaign, "add, build, kat, measure, profile and report in one go", 1 },
 };
 
 static void usage(FILE *out)
@@ -59,7 +61,8 @@ static void usage(FILE *out)
 		"Performance evaluation of NGCC Round 1 submissions (ICCS interface).\n"
 		"\n"
 		"Global options:\n"
-		"  -C DIR       use DIR as the workspace (default: current directory)\n"
+		"  -C DIR       use DIR as the workspace (default: current directory);\n"
+		"               only `add` and `campaign` create it when it is missing\n"
 		"  -h, --help   show this help; `ngcc-perf <command> --help` for a command\n"
 		"  -V, --version  print the version and where our programs and runtime\n"
 		"                 sources were found (see ngcc-perf(1), FILES)\n"
@@ -93,6 +96,43 @@ char *ws_path(const struct cli_ctx *ctx, const char *fmt, ...)
 char *ws_resolve(const struct cli_ctx *ctx, const char *user_path)
 {
 	return path_resolve(ctx->workspace, user_path);
+}
+
+/* `ngcc-perf CMD --help` works whatever -C says. */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	return 0;
+}
+
+/* The -C directory must exist: a mistyped path is an error, never a fresh
+ * empty workspace (where every command would find nothing to do), except
+ * for the commands that bring a package in, which say they created it. */
+static int open_workspace(const char *workspace, const struct command *cmd, int *created)
+{
+	*created = 0;
+	if (path_is_dir(workspace))
+		return EXIT_OK;
+	if (path_exists(workspace)) {
+		ngcc_error("workspace '%s' (-C) is not a directory", workspace);
+		return EXIT_INPUT;
+	}
+	if (!cmd->creates_workspace) {
+		ngcc_error("workspace '%s' (-C) does not exist; check the path (only `add` and "
+			   "`campaign` create a workspace: `ngcc-perf -C %s add PACKAGE`)",
+			   workspace, workspace);
+		return EXIT_INPUT;
+	}
+	if (mkdir_p(workspace, 0755)) {
+		ngcc_error("workspace '%s' does not exist and cannot be created: %s", workspace,
+			   strerror(errno));
+		return EXIT_INPUT;
+	}
+	fprintf(stderr, "%s: created the workspace %s\n", cmd->name, workspace);
+	*created = 1;
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -136,9 +176,11 @@ int main(int argc, char **argv)
 		ngcc_error("unknown command '%s'; see 'ngcc-perf --help'", name);
 		return EXIT_USAGE;
 	}
-	if (!path_is_dir(workspace) && mkdir_p(workspace, 0755)) {
-		ngcc_error("workspace '%s' does not exist and cannot be created", workspace);
-		return EXIT_INPUT;
+	int created = 0;
+	if (!wants_help(argc - optind, argv + optind)) {
+		int rc = open_workspace(workspace, cmd, &created);
+		if (rc)
+			return rc;
 	}
 	struct cli_ctx ctx = {
 		.workspace = path_absolute(workspace),
@@ -147,5 +189,9 @@ int main(int argc, char **argv)
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;
 	optind = 0; /* full getopt reset: each command parses argv[0] = its name */
-	return cmd->fn(sub_argc, sub_argv, &ctx);
+	int rc = cmd->fn(sub_argc, sub_argv, &ctx);
+	/* A workspace made for a command that then added nothing goes again. */
+	if (created && rc != EXIT_OK && !rmdir(workspace))
+		fprintf(stderr, "%s: removed the empty workspace %s again\n", name, workspace);
+	return rc;
 }

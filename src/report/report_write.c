@@ -58,6 +58,10 @@ int report_write_run(const char *workspace, const char *run, const char *out_dir
 	if (dataset_load_run(&ds, workspace, run, system, &err)) {
 		ngcc_error("%s", err ? err : run);
 		rc = EXIT_INPUT;
+	} else if (!ds.n_cand) {
+		ngcc_error("%s: nothing to report: the run has no timing records or profiles; "
+			   "run `ngcc-perf measure --run %s` first (or check --run and -C)", run, run);
+		rc = EXIT_INPUT;
 	} else {
 		rc = write_size_audit(&ds, run);
 	}
