@@ -50,6 +50,13 @@ int source_defines_main(const char *text);
 /* names.c: */
 /* "NTRE Submission v1.2.zip" -> "NTRE" (editable later in the conf). */
 char *algorithm_from_package_name(const char *name);
+/* The algorithm name of an unpacked package (root) as the package says
+ * it: an "Algorithm name:" (算法名称：) line of a README-like file near the
+ * top or of an API header comment, else the instance folders' common stem
+ * or the package name (whichever names it better).  *source (malloc'd)
+ * says where it came from. */
+char *algorithm_name(const char *package, const char *root, const struct discovery *d,
+		     char **source);
 /* "NTRE Submission.zip" -> "ntre-submission"; "candidate" if nothing left. */
 char *slug_from_package_name(const char *name);
 /* [A-Za-z0-9._-]+, not starting with '.'. */

@@ -77,7 +77,7 @@ static int import_status_exit(enum import_status st)
 static int assemble(const struct add_request *r, const char *id, const char *stage)
 {
 	char *source = path_join(stage, "source");
-	char *err = NULL;
+	char *err = NULL, *name_source = NULL;
 	struct import_result imp = { 0 };
 	struct discovery d = { 0 };
 	struct strlist mlabels = STRLIST_INIT;
@@ -90,8 +90,11 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		rc = import_status_exit(st);
 		goto out;
 	}
-	c.algorithm = algorithm_from_package_name(pkg);
-	if (!discover_package(source, c.algorithm, &d)) {
+	/* The package name names generic instance folders (ref/, x86_64/). */
+	char *fallback = algorithm_from_package_name(pkg);
+	size_t found = discover_package(source, fallback, &d);
+	free(fallback);
+	if (!found) {
 		ngcc_error("no implementation found in package '%s': expected instance folders "
 			   "such as Implementations/Reference_Implementation/<instance>/ holding an "
 			   "ICCS API header (KEM_*.h, SIG_*.h, KEX_*.h or CryptHash_*.h)", pkg);
@@ -105,6 +108,7 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		if (rc)
 			goto out;
 	}
+	c.algorithm = algorithm_name(pkg, source, &d, &name_source);
 	c.id = xstrdup(id);
 	c.package = xstrdup(path_basename(pkg));
 	discovery_to_conf(&d, &c);
@@ -114,9 +118,14 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		rc = EXIT_SYSTEM;
 	}
 	free(conf_path);
-	if (!rc)
+	if (!rc) {
 		print_summary(&c, &d, &mlabels, &imp);
+		printf("algorithm name: %s (from %s); pages show it as written in "
+		       "candidates/%s/candidate.conf: edit its 'algorithm =' line to change it\n",
+		       c.algorithm, name_source, id);
+	}
 out:
+	free(name_source);
 	conf_free(&c);
 	sl_free(&mlabels);
 	discovery_free(&d);

@@ -315,6 +315,9 @@ static void test_names(void **state)
 	s = algorithm_from_package_name("Toy-1-128");
 	assert_string_equal(s, "Toy-1-128");
 	free(s);
+	s = algorithm_from_package_name("Example KEM 提交");
+	assert_string_equal(s, "Example KEM");
+	free(s);
 	s = algorithm_from_package_name("Foo 2.0.tar.gz");
 	assert_string_equal(s, "Foo");
 	free(s);
