@@ -10,6 +10,7 @@
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "util/interrupt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -66,6 +67,7 @@ static void adopt(struct unit *u, const json_t *cal)
 	}
 }
 
+/* 0 written, -1 not written, 1 interrupted (nothing written). */
 static int run_calibration(struct engine *e, struct unit *u, const char *path)
 {
 	char started[32], ended[32];
@@ -75,6 +77,13 @@ static int run_calibration(struct engine *e, struct unit *u, const char *path)
 	utc_now_iso(started);
 	json_t *proc = engine_run_driver(e, u, 1, 1, 0, timeout, 1);
 	utc_now_iso(ended);
+	if (interrupt_pending()) {
+		/* cut short: nothing written, calibrated again on resume */
+		json_decref(proc);
+		free(u->calib_error);
+		u->calib_error = xstrdup("not calibrated: interrupted");
+		return 1;
+	}
 	json_t *cal = calibration_json(e, u, proc, started, ended, timeout);
 	json_decref(proc);
 	char *dir = path_dirname(path);
@@ -118,9 +127,12 @@ static enum cal_need check_existing(struct engine *e, struct unit *u)
 	return need;
 }
 
-int engine_calibrate(struct engine *e)
+int engine_calibrate(struct engine *e, struct tally *t)
 {
 	size_t todo = 0, k = 0;
+	struct tally none = { 0 };
+	if (!t)
+		t = &none;
 	enum cal_need *need = xcalloc(e->n_units ? e->n_units : 1, sizeof *need);
 	char **paths = xcalloc(e->n_units ? e->n_units : 1, sizeof *paths);
 	for (size_t i = 0; i < e->n_units; i++) {
@@ -130,19 +142,30 @@ int engine_calibrate(struct engine *e)
 		todo += need[i] == CAL_RUN;
 	}
 	struct progress p;
-	progress_init(&p, e->o.tty, (int)todo, 0);
+	progress_init(&p, e->o.tty, "calibrate", (int)todo, 0);
 	int missing = 0;
 	for (size_t i = 0; i < e->n_units; i++) {
 		struct unit *u = &e->units[i];
-		if (need[i] == CAL_RUN) {
-			progress_unit(&p, (int)++k, u->cand, u->label, "calibrate");
-			run_calibration(e, u, paths[i]);
+		if (need[i] == CAL_RUN && interrupt_pending()) {
+			t->left++;
+		} else if (need[i] == CAL_RUN) {
+			progress_unit(&p, (int)++k, u->cand, u->label, u->op);
+			if (run_calibration(e, u, paths[i]) > 0) {
+				tally_cut(t, u);
+				t->left++;
+			}
+			progress_done(&p, 0);
 		}
-		if (!u->calibrated) {
+		if (need[i] == CAL_HAVE)
+			t->kept++;
+		else if (u->calibrated)
+			t->made++;
+		if (!u->calibrated && !interrupt_pending()) {
 			progress_clear(&p);
 			fprintf(stderr, "%s %s %s: %s\n", u->cand, u->label, u->op,
 				u->calib_error ? u->calib_error : "no calibration");
 			missing++;
+			t->failed++;
 		}
 		free(paths[i]);
 	}
@@ -155,12 +178,11 @@ int engine_calibrate(struct engine *e)
 int calibrate_phase(const struct engine_opts *o)
 {
 	struct engine e;
+	struct tally t = { 0 };
 	int rc = engine_begin(&e, o, "calibrate");
 	if (rc == EXIT_OK) {
-		int missing = engine_calibrate(&e);
-		rc = missing ? EXIT_FAILED : EXIT_OK;
-		fprintf(stderr, "calibrate: %zu operation(s), %d without a calibration; run %s\n",
-			e.n_units, missing, e.run);
+		int missing = engine_calibrate(&e, &t);
+		rc = engine_summary(&e, &t, "calibration", "calibrated", missing ? EXIT_FAILED : EXIT_OK);
 		engine_end(&e, rc);
 	}
 	engine_free(&e);

@@ -10,6 +10,7 @@
 #include "package/conf.h"
 #include "proc/command.h"
 #include "util/fsutil.h"
+#include "util/interrupt.h"
 #include "util/lock.h"
 
 #include <dirent.h>
@@ -471,10 +472,17 @@ static int take_cpu(struct engine *e)
 	char *lockpath = NULL;
 	e->cpu_lock_fd = lock_cpu(e->cpu, 0, &lockpath);
 	if (e->cpu_lock_fd < 0 && errno == EWOULDBLOCK) {
-		fprintf(stderr, "%s: benchmark CPU %d is busy (another measuring process holds %s); waiting\n",
-			e->phase, e->cpu, lockpath);
+		char *who = lock_holder(lockpath);
+		fprintf(stderr, "%s: benchmark CPU %d is busy: %s holds %s; waiting for it to "
+			"finish (or use --cpu N for another CPU)\n", e->phase, e->cpu,
+			who ? who : "another measuring process", lockpath);
+		free(who);
 		free(lockpath);
 		e->cpu_lock_fd = lock_cpu(e->cpu, 1, &lockpath);
+	}
+	if (e->cpu_lock_fd < 0 && interrupt_pending()) {
+		free(lockpath);
+		return -1;
 	}
 	if (e->cpu_lock_fd < 0) {
 		ngcc_error("%s: cannot lock benchmark CPU %d (%s: %s); check the lock directory "
@@ -536,9 +544,43 @@ static int open_environment(struct engine *e)
 	return rc;
 }
 
+void tally_cut(struct tally *t, const struct unit *u)
+{
+	if (!t->cut)
+		t->cut = xasprintf("%s %s %s", u->cand, u->label, u->op);
+}
+
+int engine_summary(const struct engine *e, struct tally *t, const char *noun,
+		   const char *made_word, int rc)
+{
+	int sig = interrupt_pending();
+	if (sig) {
+		fprintf(stderr, "%s: interrupted by %s%s%s%s%s%s\n", e->phase, interrupt_name(sig),
+			t->cut ? " during " : "", t->cut ? t->cut : "",
+			t->cut ? "; its child was stopped and no " : "", t->cut ? noun : "",
+			t->cut ? " of it was written" : "");
+		fprintf(stderr, "%s: kept %d complete %s(s) in %s (%d from before, %d %s now); "
+			"%d unit(s) not done%s will be done when the same command runs again\n",
+			e->phase, t->kept + t->made, noun, e->run, t->kept, t->made, made_word,
+			t->left, t->failed ? " and the failed ones" : "");
+	}
+	fprintf(stderr, "%s: %d kept, %d %s, %d failed", e->phase, t->kept, t->made, made_word,
+		t->failed);
+	if (sig)
+		fprintf(stderr, ", %d left (interrupted)", t->left);
+	if (e->not_timed.n)
+		fprintf(stderr, "; %zu instance(s) not timed", e->not_timed.n);
+	fprintf(stderr, "; run %s\n", e->run);
+	free(t->cut);
+	t->cut = NULL;
+	return sig ? EXIT_INTERRUPTED : rc;
+}
+
 int engine_begin(struct engine *e, const struct engine_opts *o, const char *phase)
 {
 	memset(e, 0, sizeof *e);
+	/* Ctrl-C from here on stops the phase cleanly (util/interrupt.h). */
+	interrupt_catch();
 	e->o = *o;
 	e->phase = phase;
 	e->cpu_lock_fd = -1;
@@ -564,7 +606,7 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 		return EXIT_USAGE;
 	pin_housekeeping(e->cpu);
 	if (take_cpu(e))
-		return EXIT_USAGE;
+		return interrupt_pending() ? EXIT_INTERRUPTED : EXIT_USAGE;
 	if (take_run(e))
 		return EXIT_USAGE;
 	if (rundir_prepare(e->run))

@@ -88,6 +88,25 @@ struct engine {
 	int refused;                /* an environment change stopped the phase */
 };
 
+/* What a phase did with its units, for the summary line every measuring
+ * phase prints the same way. */
+struct tally {
+	int kept;           /* complete and current from an earlier run: kept */
+	int made;           /* made complete now */
+	int failed;         /* not complete (made now, or attempts exhausted) */
+	int left;           /* not done because the phase was interrupted */
+	char *cut;          /* "<ID> <label> <op>" the interruption cut short, or NULL */
+};
+/* "measure: 3 kept, 2 measured, 0 failed; run <run>" on stderr (noun:
+ * "record", "calibration", "profile"; made_word: "measured", "calibrated",
+ * "profiled"); after an interruption first what was kept and what the
+ * same command will redo.  Frees t->cut.  Returns EXIT_INTERRUPTED after
+ * an interruption, else rc. */
+int engine_summary(const struct engine *e, struct tally *t, const char *noun,
+		   const char *made_word, int rc);
+/* A signal arrived: note the unit it cut short (once). */
+void tally_cut(struct tally *t, const struct unit *u);
+
 /* Set up a measuring phase: run directory, host check (refusal → returns
  * EXIT_USAGE), CPU lock, campaign.json (planning, host checks, overrides,
  * phase entry), environment and its equality, the list of units.
@@ -113,8 +132,10 @@ json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 			  long iters, int warmups, double timeout_s, int attempt);
 
 /* Calibrate every unit lacking a complete calibration (resuming), and load
- * t1 and S of all.  Returns the number of units without a calibration. */
-int engine_calibrate(struct engine *e);
+ * t1 and S of all.  Returns the number of units without a calibration;
+ * t (may be NULL) counts what was done.  After an interruption the units
+ * not calibrated are left alone (interrupt_pending() says so). */
+int engine_calibrate(struct engine *e, struct tally *t);
 /* `calibrate`: a phase that only calibrates (summary line on stderr).
  * Returns EXIT_OK when every unit has a calibration, EXIT_FAILED when some
  * has none, or the exit code engine_begin gave up with. */

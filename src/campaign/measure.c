@@ -8,6 +8,7 @@
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "util/interrupt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ struct measure_state {
 	struct engine *e;
 	size_t *order;
 	enum unit_todo *todo;
-	int complete, incomplete;
+	struct tally t;
 };
 
 /* ---- ordering ------------------------------------------------------------ */
@@ -210,7 +211,8 @@ static json_t *unit_record(struct engine *e, const struct unit *u, json_t *proce
 	return record_build(&ri);
 }
 
-/* 1 complete, 0 not complete, -1 refused (R10) or not written. */
+/* 1 complete, 0 not complete, -1 refused (R10) or not written, -2
+ * interrupted (nothing written: the unit is measured again on resume). */
 static int measure_unit(struct engine *e, const struct unit *u)
 {
 	char started[32], ended[32];
@@ -226,6 +228,11 @@ static int measure_unit(struct engine *e, const struct unit *u)
 			json_array_append(processes, u->calib_process);
 	}
 	utc_now_iso(ended);
+	if (interrupt_pending()) {
+		json_decref(processes);
+		json_decref(load_start);
+		return -2;
+	}
 	json_t *load_end = record_load_average();
 	int rc = -1;
 	if (!engine_env_still_equal(e)) {
@@ -268,29 +275,36 @@ static int run_all(struct measure_state *m)
 	int n = 0, k = 0;
 	for (size_t i = 0; i < e->n_units; i++)
 		n += m->todo[i] == TODO_RUN;
-	progress_init(&e->progress, e->o.tty, n, total_estimate(m));
+	progress_init(&e->progress, e->o.tty, e->phase, n, total_estimate(m));
 	for (size_t j = 0; j < e->n_units; j++) {
 		size_t i = m->order[j];
 		struct unit *u = &e->units[i];
 		if (m->todo[i] == TODO_SKIP) {
-			m->complete++;
+			m->t.kept++;
 			continue;
 		}
 		if (m->todo[i] == TODO_GIVEN_UP) {
-			m->incomplete++;
+			m->t.failed++;
+			continue;
+		}
+		if (interrupt_pending()) {
+			m->t.left++;
 			continue;
 		}
 		progress_unit(&e->progress, ++k, u->cand, u->label, u->op);
 		int rc = measure_unit(e, u);
 		progress_done(&e->progress, u->calibrated ? u->plan.estimated_s : 0);
-		if (rc < 0) {
+		if (rc == -2) {
+			tally_cut(&m->t, u);
+			m->t.left++;
+		} else if (rc < 0) {
 			progress_clear(&e->progress);
 			return -1;
+		} else if (rc) {
+			m->t.made++;
+		} else {
+			m->t.failed++;
 		}
-		if (rc)
-			m->complete++;
-		else
-			m->incomplete++;
 	}
 	progress_clear(&e->progress);
 	return 0;
@@ -298,7 +312,7 @@ static int run_all(struct measure_state *m)
 
 int engine_measure(struct engine *e)
 {
-	struct measure_state m = { e, NULL, NULL, 0, 0 };
+	struct measure_state m = { e, NULL, NULL, { 0 } };
 	size_t n = e->n_units ? e->n_units : 1;
 	m.order = xcalloc(n, sizeof *m.order);
 	m.todo = xcalloc(n, sizeof *m.todo);
@@ -307,14 +321,13 @@ int engine_measure(struct engine *e)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	engine_calibrate(e);
+	engine_calibrate(e, NULL);
 	plan_units(e, m.order);
 	if (classify_all(&m) || run_all(&m))
 		rc = EXIT_USAGE;
-	else if (m.incomplete)
+	else if (m.t.failed)
 		rc = EXIT_FAILED;
-	fprintf(stderr, "%s: %d record(s) complete, %d not complete, %zu instance(s) not timed; run %s\n",
-		e->phase, m.complete, m.incomplete, e->not_timed.n, e->run);
+	rc = engine_summary(e, &m.t, "record", "measured", rc);
 out:
 	free(m.order);
 	free(m.todo);

@@ -6,6 +6,7 @@
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "proc/command.h"
+#include "util/interrupt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -159,8 +160,10 @@ void memory_record_option(const struct engine_opts *o, int enabled)
 struct pass {
 	struct engine *e;
 	char *prog;
-	int complete, failures;
+	struct tally t;
 	int refused;
+	struct progress progress;
+	int k;              /* units started */
 };
 
 static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
@@ -342,51 +345,93 @@ static const struct unit_format memory_format = {
  * rule already: one of another library is simply redone. */
 static const struct resume_kind memory_kind = { MEMORY_KIND, &memory_format, 1 };
 
-static void memory_unit(struct pass *ps, struct unit *u)
+/* What the pass does with a unit: decided for all before any runs, so the
+ * progress counts only what will run. */
+struct memory_todo {
+	json_t *timing;         /* complete timing record, or NULL: no memory record */
+	enum resume_action r;
+};
+
+static void memory_classify(struct pass *ps, struct unit *u, struct memory_todo *td)
 {
 	struct engine *e = ps->e;
-	json_t *timing = engine_timing_record(e, u);
-	if (!timing)
+	td->timing = engine_timing_record(e, u);
+	if (!td->timing)
 		return; /* only complete timing records get a memory record */
 	/* The calibration's figures, as the timing record planned with them. */
-	const json_t *plan = json_object_get(timing, "plan");
+	const json_t *plan = json_object_get(td->timing, "plan");
 	u->t1_s = jget_real(plan, "t1_s", 0);
 	u->setup_s = jget_real(plan, "setup_s", 0);
-	char *path = rundir_unit_path(e->run, MEMORY_KIND, u->cand, u->stem);
-	enum resume_action r = rundir_resume(e->run, &memory_kind, u->cand, u->stem,
-					     u->library_sha256, e->o.redo_stale, NULL, NULL);
-	if (r == RESUME_KEEP) {
-		ps->complete++;
-	} else if (r == RESUME_GIVE_UP) {
+	td->r = rundir_resume(e->run, &memory_kind, u->cand, u->stem, u->library_sha256,
+			      e->o.redo_stale, NULL, NULL);
+	if (td->r == RESUME_KEEP) {
+		ps->t.kept++;
+	} else if (td->r == RESUME_GIVE_UP) {
+		char *path = rundir_unit_path(e->run, MEMORY_KIND, u->cand, u->stem);
 		fprintf(stderr, "%s %s %s: memory pass failed %d times; giving up (see %s)\n",
 			u->cand, u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
-		ps->failures++;
-	} else {
-		json_t *rec = run_unit(ps, u, timing);
-		char *dir = path_dirname(path);
-		if (engine_env_still_equal(e)) {
-			ps->refused = 1;
-		} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
-			ngcc_error("cannot write %s: %s", path, strerror(errno));
-			ps->failures++;
-		} else {
-			print_memory(u, rec);
-			if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
-				ps->failures++;
-			else
-				ps->complete++;
-		}
-		free(dir);
-		json_decref(rec);
+		free(path);
+		ps->t.failed++;
 	}
+}
+
+static void memory_unit(struct pass *ps, struct unit *u, const json_t *timing)
+{
+	struct engine *e = ps->e;
+	if (interrupt_pending()) {
+		ps->t.left++;
+		return;
+	}
+	char *path = rundir_unit_path(e->run, MEMORY_KIND, u->cand, u->stem);
+	progress_unit(&ps->progress, ++ps->k, u->cand, u->label, u->op);
+	json_t *rec = run_unit(ps, u, timing);
+	progress_done(&ps->progress, 0);
+	progress_clear(&ps->progress);
+	char *dir = path_dirname(path);
+	if (interrupt_pending()) {
+		tally_cut(&ps->t, u);
+		ps->t.left++;
+	} else if (engine_env_still_equal(e)) {
+		ps->refused = 1;
+	} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+		ps->t.failed++;
+	} else {
+		print_memory(u, rec);
+		if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
+			ps->t.failed++;
+		else
+			ps->t.made++;
+	}
+	free(dir);
+	json_decref(rec);
 	free(path);
-	json_decref(timing);
+}
+
+static void memory_pass(struct pass *ps)
+{
+	struct engine *e = ps->e;
+	struct memory_todo *td = xcalloc(e->n_units ? e->n_units : 1, sizeof *td);
+	int n = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		memory_classify(ps, &e->units[i], &td[i]);
+		n += td[i].timing && td[i].r == RESUME_RUN;
+	}
+	progress_init(&ps->progress, e->o.tty, "memory", n, 0);
+	for (size_t i = 0; i < e->n_units; i++) {
+		if (td[i].timing && td[i].r == RESUME_RUN && !ps->refused)
+			memory_unit(ps, &e->units[i], td[i].timing);
+		json_decref(td[i].timing);
+	}
+	free(td);
 }
 
 int memory_phase(const struct engine_opts *o)
 {
 	struct engine e;
-	struct pass ps = { &e, NULL, 0, 0, 0 };
+	struct pass ps;
+	memset(&ps, 0, sizeof ps);
+	ps.e = &e;
 	int rc = engine_begin(&e, o, "memory");
 	if (rc == EXIT_OK) {
 		ps.prog = ngcc_program(MEMORY_PROGRAM_NAME);
@@ -395,11 +440,9 @@ int memory_phase(const struct engine_opts *o)
 				   "or pass %s", ps.prog, MEMORY_NO_PASS_OPTION);
 			rc = EXIT_SYSTEM;
 		} else {
-			for (size_t i = 0; i < e.n_units && !ps.refused; i++)
-				memory_unit(&ps, &e.units[i]);
-			rc = ps.refused ? EXIT_USAGE : ps.failures ? EXIT_FAILED : EXIT_OK;
-			fprintf(stderr, "memory: %d record(s) complete, %d not complete; run %s\n",
-				ps.complete, ps.failures, e.run);
+			memory_pass(&ps);
+			rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
+			rc = engine_summary(&e, &ps.t, "memory record", "measured", rc);
 		}
 		engine_end(&e, rc);
 	}

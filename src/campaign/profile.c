@@ -9,6 +9,7 @@
 #include "evidence/profile_json.h"
 #include "method/format.h"
 #include "proc/command.h"
+#include "util/interrupt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,8 +41,10 @@ double profile_timeout_s(double t1_s, double setup_s)
 struct phase {
 	struct engine *e;
 	char *prog;          /* absolute path of the profile driver */
-	int failures;
+	struct tally t;
 	int refused;
+	struct progress progress;
+	int k;               /* instances started */
 };
 
 /* ---- one profile ------------------------------------------------------------ */
@@ -136,31 +139,43 @@ static json_t *profile_unit(struct phase *ph, const struct unit *u,
 	struct profile_fp fp = { u->library_sha256, ir->library_sha256 };
 	enum resume_action r = rundir_resume(e->run, &profile_kind, u->cand, u->stem, &fp,
 					     e->o.redo_stale, &rec, NULL);
-	if (r == RESUME_STALE) {
+	if (r == RESUME_KEEP) {
+		ph->t.kept++;
+	} else if (r == RESUME_STALE) {
 		ngcc_error("%s was made from another library (rebuilt since); rerun with --redo-stale "
 			   "to profile again", path);
-		ph->failures++;
+		ph->t.failed++;
 	} else if (r == RESUME_GIVE_UP) {
 		fprintf(stderr, "%s %s %s: profile failed %d times; giving up (see %s)\n", u->cand,
 			u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
-		ph->failures++;
-	} else if (r == RESUME_RUN && !u->calibrated) {
+		ph->t.failed++;
+	} else if (interrupt_pending()) {
+		ph->t.left++;
+	} else if (!u->calibrated) {
 		fprintf(stderr, "%s %s %s: not profiled: %s\n", u->cand, u->label, u->op,
 			u->calib_error ? u->calib_error : "no calibration");
-		ph->failures++;
-	} else if (r == RESUME_RUN) {
+		ph->t.failed++;
+	} else {
 		rec = run_driver(ph, u, ir, coverage);
-		if (engine_env_still_equal(e)) {
+		if (interrupt_pending()) {
+			tally_cut(&ph->t, u);
+			ph->t.left++;
+			json_decref(rec);
+			rec = NULL;
+		} else if (engine_env_still_equal(e)) {
 			ph->refused = 1;
 			json_decref(rec);
 			rec = NULL;
 		} else if (evidence_write(path, rec)) {
 			ngcc_error("cannot write %s: %s", path, strerror(errno));
-			ph->failures++;
+			ph->t.failed++;
+		} else if (strcmp(jget_str(rec, "status", ""), "complete")) {
+			ph->t.failed++;
+		} else {
+			ph->t.made++;
 		}
-		if (rec && strcmp(jget_str(rec, "status", ""), "complete"))
-			ph->failures++;
 	}
+	progress_clear(&ph->progress);
 	if (rec)
 		print_profile(u, rec);
 	free(path);
@@ -196,7 +211,7 @@ static void write_relink_failed(struct phase *ph, const struct unit *u,
 	json_decref(j);
 	free(path);
 	free(stem);
-	ph->failures++;
+	ph->t.failed++;
 }
 
 /* What the complete profiles say about the DRNG and the hash helpers. */
@@ -238,7 +253,14 @@ static void profile_instance(struct phase *ph, struct unit *units, size_t n,
 		coverage = survey_coverage(si);
 	}
 	struct instrument_result ir;
-	if (instrument_instance(e->o.workspace, units[0].inst, &objs, &ir)) {
+	char *ops = xasprintf("relink and %zu operation(s)", n);
+	progress_unit(&ph->progress, ++ph->k, units[0].cand, units[0].label, ops);
+	free(ops);
+	int relink_failed = instrument_instance(e->o.workspace, units[0].inst, &objs, &ir);
+	if (interrupt_pending()) {
+		tally_cut(&ph->t, &units[0]);
+		ph->t.left += (int)n;
+	} else if (relink_failed) {
 		write_relink_failed(ph, &units[0], &ir);
 	} else {
 		for (size_t i = 0; i < n && !ph->refused; i++) {
@@ -247,6 +269,7 @@ static void profile_instance(struct phase *ph, struct unit *units, size_t n,
 			json_decref(rec);
 		}
 	}
+	progress_done(&ph->progress, 0);
 	instrument_result_free(&ir);
 	link_objects_free(&objs);
 	json_decref(coverage);
@@ -266,7 +289,7 @@ static void write_survey(struct phase *ph, const char *cand, struct survey_insta
 	char *path = rundir_unit_path(ph->e->run, "profile", cand, "survey");
 	if (evidence_write(path, j)) {
 		ngcc_error("cannot write %s: %s", path, strerror(errno));
-		ph->failures++;
+		ph->t.failed++;
 	} else {
 		printf("SURVEY %s %s%s%s (%s)\n", cand, jget_str(j, "verdict", "?"),
 		       *jget_str(j, "notes", "") ? " — " : "", jget_str(j, "notes", ""),
@@ -299,7 +322,7 @@ static size_t profile_candidate(struct phase *ph, size_t first)
 		profile_instance(ph, &e->units[i], j - i, &si[n_inst++]);
 		i = j;
 	}
-	if (!ph->refused)
+	if (!ph->refused && !interrupt_pending())
 		write_survey(ph, cand, si, n_inst);
 	for (size_t i = 0; i < n_inst; i++)
 		survey_instance_free(&si[i]);
@@ -331,6 +354,16 @@ static size_t reference_first(struct engine *e)
 	return n_ref;
 }
 
+/* Reference instances among the units (each is one relink). */
+static int count_instances(const struct engine *e)
+{
+	int n = 0;
+	for (size_t i = 0; i < e->n_units; i++)
+		n += !i || strcmp(e->units[i].cand, e->units[i - 1].cand) ||
+		     strcmp(e->units[i].label, e->units[i - 1].label);
+	return n;
+}
+
 /* The profile plans nothing itself: it takes the run's planning constants
  * so that the measuring phases' check (campaign.json) accepts it whatever
  * --trials etc. the run was started with. */
@@ -351,7 +384,9 @@ static void adopt_run_planning(struct engine_opts *o)
 int profile_phase(const struct engine_opts *opts)
 {
 	struct engine e;
-	struct phase ph = { &e, NULL, 0, 0 };
+	struct phase ph;
+	memset(&ph, 0, sizeof ph);
+	ph.e = &e;
 	struct engine_opts copy = *opts;
 	const struct engine_opts *o = &copy;
 	adopt_run_planning(&copy);
@@ -371,10 +406,13 @@ int profile_phase(const struct engine_opts *opts)
 				rc = EXIT_INPUT;
 				goto end;
 			}
-			engine_calibrate(&e);
+			engine_calibrate(&e, NULL);
+			progress_init(&ph.progress, e.o.tty, "profile", count_instances(&e), 0);
 			for (size_t i = 0; i < e.n_units && !ph.refused;)
 				i = profile_candidate(&ph, i);
-			rc = ph.refused ? EXIT_USAGE : ph.failures ? EXIT_FAILED : EXIT_OK;
+			progress_clear(&ph.progress);
+			rc = ph.refused ? EXIT_USAGE : ph.t.failed ? EXIT_FAILED : EXIT_OK;
+			rc = engine_summary(&e, &ph.t, "profile", "profiled", rc);
 		}
 	end:
 		e.n_units = all;

@@ -5,15 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void progress_init(struct progress *p, int enabled, int total, double est_total)
-{
-	memset(p, 0, sizeof *p);
-	p->enabled = enabled;
-	p->total = total;
-	p->started = mono_now();
-	p->est_total = est_total;
-}
-
 static void fmt_duration(char *out, size_t n, double s)
 {
 	long t = s < 0 ? 0 : (long)(s + 0.5);
@@ -25,34 +16,74 @@ static void fmt_duration(char *out, size_t n, double s)
 		snprintf(out, n, "%lds", t);
 }
 
+void progress_init(struct progress *p, int tty, const char *phase, int total,
+		   double est_total)
+{
+	memset(p, 0, sizeof *p);
+	p->mode = tty ? PROGRESS_TTY : PROGRESS_LINES;
+	p->phase = phase;
+	p->total = total;
+	p->started = mono_now();
+	p->est_total = est_total;
+	if (total <= 0)
+		return;
+	char est[32];
+	fmt_duration(est, sizeof est, est_total);
+	fprintf(stderr, "%s: %d unit(s) to do%s%s%s\n", phase, total,
+		est_total > 0 ? ", " : "", est_total > 0 ? est : "",
+		est_total > 0 ? " by the plan's estimates (retried processes and our own work "
+				"add to that; the ETA learns it from the units done)" : "");
+}
+
+double progress_eta(const struct progress *p)
+{
+	int left = p->total - p->n_done;
+	double est_left = p->est_total - p->est_done;
+	if (est_left < 0)
+		est_left = 0;
+	/* Nothing is known of what the plan leaves out (retries, start-up,
+	 * evidence writes) before a unit has finished. */
+	if (!p->n_done)
+		return -1;
+	/* What each finished unit took beyond its estimate, on average. */
+	double beyond = (p->spent_done - p->est_done) / p->n_done;
+	double eta = est_left + left * beyond;
+	return eta < 0 ? 0 : eta;
+}
+
 void progress_unit(struct progress *p, int k, const char *id, const char *label,
 		   const char *op)
 {
-	if (!p->enabled)
-		return;
-	double elapsed = mono_now() - p->started;
+	double now = mono_now();
 	char el[32], eta[32] = "?";
-	fmt_duration(el, sizeof el, elapsed);
-	/* ETA: scale the time spent by the estimated work left. */
-	if (p->est_total > 0 && p->est_done > 0)
-		fmt_duration(eta, sizeof eta,
-			     elapsed * (p->est_total - p->est_done) / p->est_done);
-	else if (p->est_total > 0)
-		fmt_duration(eta, sizeof eta, p->est_total);
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s elapsed %s ETA %s", k, p->total,
-		id, label, op, el, eta);
+	double left = progress_eta(p);
+	p->unit_started = now;
+	fmt_duration(el, sizeof el, now - p->started);
+	if (left >= 0)
+		fmt_duration(eta, sizeof eta, left);
+	if (p->mode == PROGRESS_TTY) {
+		fprintf(stderr, "\r\033[K%s [%d/%d] %s %s %s  elapsed %s  ETA %s", p->phase, k,
+			p->total, id, label, op, el, eta);
+		p->shown = 1;
+	} else {
+		fprintf(stderr, "%s [%d/%d] %s %s %s  elapsed %s  ETA %s\n", p->phase, k, p->total,
+			id, label, op, el, eta);
+	}
 	fflush(stderr);
-	p->shown = 1;
 }
 
 void progress_done(struct progress *p, double est)
 {
+	p->n_done++;
 	p->est_done += est > 0 ? est : 0;
+	if (p->unit_started > 0)
+		p->spent_done += mono_now() - p->unit_started;
+	p->unit_started = 0;
 }
 
 void progress_clear(struct progress *p)
 {
-	if (p->enabled && p->shown) {
+	if (p->mode == PROGRESS_TTY && p->shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 		p->shown = 0;

@@ -27,7 +27,8 @@ static void calibrate_usage(FILE *out)
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every operation calibrated; 1 some calibration failed; 2 usage\n"
-		"or refusal; 3 bad workspace input; 4 system error.\n",
+		"or refusal; 3 bad workspace input or nothing to calibrate; 4 system\n"
+		"error; 130 interrupted (Ctrl-C): rerun to resume.\n",
 		engine_options_help);
 }
 

@@ -35,7 +35,7 @@ static void campaign_usage(FILE *out)
 		"Exit: 0 every phase succeeded (all KATs PASS, every record and profile\n"
 		"complete, pages written); 1 some check failed, record or profile failed\n"
 		"or an instance was not timed; 2 usage or refusal; 3 bad input; 4 system\n"
-		"error.\n",
+		"error; 130 interrupted while measuring (Ctrl-C): rerun to resume.\n",
 		engine_options_help);
 }
 

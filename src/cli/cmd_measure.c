@@ -36,8 +36,10 @@ static void measure_usage(FILE *out)
 		"\n"
 		"Exit: 0 every record complete; 1 some record failed; 2 usage or refusal\n"
 		"(unfixed host, changed environment, other planning values, stale\n"
-		"records, another worker on the run); 3 bad workspace input; 4 system\n"
-		"error.  A benchmark CPU in use by another run is waited for.\n",
+		"records, another worker on the run); 3 bad workspace input or nothing\n"
+		"to measure; 4 system error; 130 interrupted (Ctrl-C): rerun to resume.\n"
+		"A benchmark CPU in use by another run is waited for (its holder is named).\n"
+		"Progress: one line per unit on stderr (live on a terminal), with an ETA.\n",
 		engine_options_help);
 }
 

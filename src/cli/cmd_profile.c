@@ -35,7 +35,8 @@ static void profile_usage(FILE *out)
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every profile complete; 1 some profile or relink failed; 2 usage\n"
-		"or refusal; 3 bad workspace input; 4 system error.\n",
+		"or refusal; 3 bad workspace input or nothing to profile; 4 system error;\n"
+		"130 interrupted (Ctrl-C): rerun to resume.\n",
 		engine_options_help);
 }
 

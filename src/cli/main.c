@@ -79,7 +79,8 @@ static void usage(FILE *out)
 		"     failed records, validation problems)\n"
 		"  2  usage error, or refusal (e.g. measuring on an unfixed host)\n"
 		"  3  bad input: package, workspace, manifest or candidate.conf\n"
-		"  4  system error of our own: I/O, memory, process creation\n");
+		"  4  system error of our own: I/O, memory, process creation\n"
+		"  130  interrupted (Ctrl-C, SIGTERM) while measuring; rerun to resume\n");
 }
 
 char *ws_path(const struct cli_ctx *ctx, const char *fmt, ...)

@@ -11,6 +11,7 @@
  * been reused), and only then collects the remaining output.
  */
 #include "proc/spawn.h"
+#include "util/interrupt.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -358,6 +359,12 @@ static void supervise(pid_t pid, const struct spawn_req *req,
 	double deadline = req->timeout_s > 0 ? start + req->timeout_s : 0;
 
 	while (!child_has_exited(pid)) {
+		if (interrupt_pending() && !res->interrupted) {
+			/* Ctrl-C: the child is in its own group and did not get it. */
+			res->interrupted = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 		if (deadline > 0 && mono_now() >= deadline) {
 			res->timed_out = 1;
 			kill(-pid, SIGKILL);

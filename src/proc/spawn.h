@@ -36,6 +36,7 @@ struct spawn_res {
 	int exit_code;
 	int term_signal;      /* signal that ended it, 0 if none */
 	int timed_out;        /* killed by our timeout */
+	int interrupted;      /* killed because we were interrupted (util/interrupt.h) */
 	double wall_s;
 	char *result;         /* everything written to fd 3 (NUL-terminated) */
 	size_t result_len;

@@ -17,5 +17,9 @@ void lock_release(int fd);
  * ngcc-perf-cpu<N>.lock.  *path gets the lock's path (malloc'd) for
  * messages.  wait: block until the CPU is free. */
 int lock_cpu(int cpu, int wait, char **path);
+/* Who holds the CPU lock at path, as its holder wrote it:
+ * "pid 1234: ngcc-perf -C ws measure ...", or NULL when unknown (an old
+ * holder, or one no longer running). */
+char *lock_holder(const char *path);
 
 #endif

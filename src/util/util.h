@@ -18,6 +18,7 @@ enum ngcc_exit {
 	EXIT_USAGE = 2,     /* bad command line, or refusal (unfixed host) */
 	EXIT_INPUT = 3,     /* bad input: package, workspace, manifest, conf */
 	EXIT_SYSTEM = 4,    /* I/O, memory or process failure of our own */
+	EXIT_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM; a rerun resumes */
 };
 
 /* "ngcc-perf: error: ..." on stderr; the caller decides the exit code. */

@@ -32,7 +32,7 @@ for opt in $("$ngcc" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
 done
 
 exit_codes=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man1" | grep -A1 '^\.TP' | grep -oE '^\.B [0-9]+$' | awk '{ print $2 }' | tr '\n' ' ')
-[ "$exit_codes" = "0 1 2 3 4 " ] || missing "exit codes 0-4 (found: $exit_codes)"
+[ "$exit_codes" = "0 1 2 3 4 130 " ] || missing "exit codes 0-4 and 130 (found: $exit_codes)"
 
 for var in $(grep -oE 'NGCC_PERF_[A-Z]+' "$NGCC_SRC/src/util/locate.c" | sort -u); do
 	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$man1" | grep -qx "\.B $var" || missing "ENVIRONMENT entry $var"

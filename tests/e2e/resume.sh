@@ -81,5 +81,5 @@ assert m[-1]["exit_code"] == 0 and m[0]["exit_code"] is None, m
 starts = {p["started_utc"] for p in m}
 assert c["started_utc"] <= min(starts)
 EOF
-grep -q "6 record(s) complete" "$ws/final.out" || fail "summary: $(cat "$ws/final.out")"
+grep -q "^measure: [0-9]* kept, [0-9]* measured, 0 failed" "$ws/final.out" || fail "summary: $(cat "$ws/final.out")"
 echo "resume e2e ok (killed with $before record(s) written)"
