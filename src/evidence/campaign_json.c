@@ -253,8 +253,10 @@ int campaign_planning_check(json_t *doc, const struct planning *p, char **why)
 	json_object_foreach(want, key, v) {
 		json_t *h = json_object_get(have, key);
 		if (!h || !json_equal(h, v)) {
-			char *a = h ? json_dumps(h, JSON_ENCODE_ANY) : xstrdup("missing");
-			char *b = json_dumps(v, JSON_ENCODE_ANY);
+			/* 10 digits: 0.3, not 0.29999999999999999 */
+			char *a = h ? json_dumps(h, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10))
+				    : xstrdup("missing");
+			char *b = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
 			*why = xasprintf("planning constant %s is %s in this run, %s now", key, a, b);
 			free(a);
 			free(b);

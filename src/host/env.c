@@ -457,7 +457,7 @@ static char *value_text(const json_t *v)
 	if (json_is_integer(v))
 		return xasprintf("%lld", (long long)json_integer_value(v));
 	{
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
 		char *out = xstrdup(s ? s : "?");
 		free(s);
 		return out;

@@ -13,6 +13,7 @@
 #include "evidence/json.h"
 #include "host/env.h"
 #include "host/hostcheck.h"
+#include "method/format.h"
 
 static const char *or_text(const char *s, const char *fallback)
 {
@@ -33,13 +34,19 @@ static void print_counter(const json_t *env)
 
 	if (!strcmp(name, "none"))
 		line = xasprintf("none: cycles are not measured (%s)", or_text(why, "no counter"));
-	else
-		line = xasprintf("%s at %.2f GHz%s, empty bracket %.0f ticks / %.0f ns (median)%s%s",
+	else {
+		/* The same words as the method page: ticks (or cycles) and their
+		 * time at the counter's rate, then the clock reads inside. */
+		int ticks = jget_bool(c, "reference_ticks", 0);
+		char *bracket = fmt_bracket_overhead(jget_real(c, "overhead_ticks_median", 0),
+						     ticks ? "ticks" : "cycles", jget_real(c, "hz", 0),
+						     jget_real(c, "overhead_ns_median", -1));
+		line = xasprintf("%s at %.2f GHz%s, empty bracket (median) %s%s%s",
 				 name, jget_real(c, "hz", 0) / 1e9,
-				 jget_bool(c, "reference_ticks", 0) ? " (reference ticks, not core cycles)" : "",
-				 jget_real(c, "overhead_ticks_median", 0),
-				 jget_real(c, "overhead_ns_median", 0),
+				 ticks ? " (reference ticks, not core cycles)" : "", bracket,
 				 why ? "; fallback because " : "", why ? why : "");
+		free(bracket);
+	}
 	print_row("counter", line);
 	free(line);
 }

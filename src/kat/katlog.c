@@ -101,3 +101,17 @@ char *katlog_final_result(const char *log, char **id)
 	free(line);
 	return status;
 }
+
+enum katlog_ref katlog_reference(const char *log)
+{
+	enum katlog_ref ref = KATLOG_REF_UNKNOWN;
+	for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (str_starts_with(p, "manifest "))
+			ref = KATLOG_REF_MANIFEST;
+		else if (str_starts_with(p, "reference = "))
+			ref = str_starts_with(p, "reference = none") ? KATLOG_REF_NONE : KATLOG_REF_FILE;
+		else if (str_starts_with(p, "--- "))
+			break; /* the candidate's output follows: none of our lines */
+	}
+	return ref;
+}

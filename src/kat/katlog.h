@@ -43,4 +43,10 @@ void katlog_last_result(const char *log, char **status, char **detail);
  * *id NULL) otherwise. */
 char *katlog_final_result(const char *log, char **id);
 
+/* What the run of the log was compared against: a kat.sha256 entry (a
+ * `manifest` line), the package's KAT file (`reference = <path>`), nothing
+ * (`reference = none`), or unknown (a log with neither line). */
+enum katlog_ref { KATLOG_REF_UNKNOWN, KATLOG_REF_MANIFEST, KATLOG_REF_FILE, KATLOG_REF_NONE };
+enum katlog_ref katlog_reference(const char *log);
+
 #endif

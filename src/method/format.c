@@ -194,3 +194,37 @@ char *fmt_calls_per_op(const struct fn_calls *v, size_t n)
 		sb_adds(&sb, FMT_DASH);
 	return sb_detach(&sb);
 }
+
+const char *fmt_article(const char *name)
+{
+	char c = name ? (char)toupper((unsigned char)*name) : 0;
+	return c && strchr("AEIOU", c) ? "an" : "a";
+}
+
+const char *fmt_duration_words(char *out, double seconds)
+{
+	if (seconds >= 60)
+		return c_printf(out, "%.3g minute%s", seconds / 60, seconds == 60 ? "" : "s");
+	return c_printf(out, "%.3g s", seconds);
+}
+
+const char *fmt_count(char *out, long long n, const char *noun)
+{
+	return c_printf(out, "%lld %s%s", n, noun, n == 1 ? "" : "s");
+}
+
+char *fmt_bracket_overhead(double count, const char *unit, double hz, double clock_ns)
+{
+	char c[FMT_MAX], t[FMT_MAX], g[FMT_MAX], k[FMT_MAX];
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s %s", fmt_cycles(c, &count), unit);
+	if (hz > 0) {
+		double s = count / hz;
+		sb_addf(&sb, " (%s at %s)", fmt_time(t, &s), fmt_clock_khz(g, hz / 1e3));
+	}
+	if (clock_ns >= 0) {
+		double s = clock_ns / 1e9;
+		sb_addf(&sb, "; the two clock reads inside it %s", fmt_time(k, &s));
+	}
+	return sb_detach(&sb);
+}

@@ -61,6 +61,23 @@ const char *fmt_hash_ratio(char *out, const double *ratio);
 /* Dispersion (ours), a fraction shown as `%.2f` of 100x + `%`: 0.0012 → `0.12%`. */
 const char *fmt_dispersion(char *out, double fraction);
 
+/* Words around figures (ours: method and summary sentences, check-host). */
+/* "a" or "an" before a name: "an Intel(R) Xeon(R)", "an AMD EPYC", "a Kunpeng". */
+const char *fmt_article(const char *name);
+/* A duration in words: 900 → `15 minutes`, 90 → `1.5 minutes`, 10 → `10 s`,
+ * 0.5 → `0.5 s` (`%g`, three significant digits). */
+const char *fmt_duration_words(char *out, double seconds);
+/* "1 candidate", "3 candidates" (plural: noun + "s"). */
+const char *fmt_count(char *out, long long n, const char *noun);
+/*
+ * The overhead of an empty counter bracket with its unit and its time at
+ * the counter's rate, and the clock reads inside it:
+ * `176 ticks (84 ns at 2.10 GHz); the two clock reads inside it 29 ns`.
+ * unit: "ticks" or "cycles"; hz <= 0: no time given; clock_ns < 0: no clock
+ * part.  Returns a malloc'd string.
+ */
+char *fmt_bracket_overhead(double count, const char *unit, double hz, double clock_ns);
+
 /* One function's calls per operation (a profile's calls / operations). */
 struct fn_calls {
 	const char *fn;    /* drng, pseudoXOF, pseudohash, sm3hash */

@@ -244,6 +244,7 @@ static void load_kat(const struct ds_source *src, const struct ds_candidate *c,
 		sha256_hex(log, len, in->kat_sha256);
 		in->kat_log_rel = xasprintf("kat/%s/%s.log", c->id, in->stem);
 		katlog_last_result(log, &status, &detail);
+		in->kat_ref = (int)katlog_reference(log);
 		if (!status)
 			status = xstrdup("NORESULT");
 	}
@@ -714,6 +715,16 @@ const json_t *ds_find_memory(const struct ds_instance *in, const char *op)
 			return j;
 	}
 	return NULL;
+}
+
+int ds_candidate_profiled(const struct ds_candidate *c)
+{
+	if (c->survey)
+		return 1;
+	for (size_t i = 0; i < c->n_inst; i++)
+		if (!c->inst[i].optimized && c->inst[i].n_prof)
+			return 1;
+	return 0;
 }
 
 int ds_record_complete(const struct ds_record *r)

@@ -47,6 +47,7 @@ struct ds_instance {
 	char *kat_detail;     /* detail of the RESULT line, or NULL */
 	char *kat_log_rel;    /* kat/<cand>/<stem>.log when the log exists */
 	char kat_sha256[65];  /* of the log file, "" without one */
+	int kat_ref;          /* enum katlog_ref: what the KAT run compared against */
 	struct ds_record *rec;
 	size_t n_rec;
 	struct ds_profile *prof;
@@ -124,6 +125,9 @@ char *ds_conf_str(const struct dataset *ds, const char *key, const char *cand,
 		  const char *def);
 /* Per-candidate configuration (report.json candidates.<id>.<key>), or NULL. */
 const char *ds_cand_conf(const struct dataset *ds, const char *cand, const char *key);
+/* The profile pass ran on the candidate's reference builds (a profile
+ * file or a survey exists). */
+int ds_candidate_profiled(const struct ds_candidate *c);
 /* The environment shown for a candidate: the first complete record on the
  * lowest CPU number (docs/method.md §5.2); NULL if none. */
 const json_t *ds_candidate_env(const struct ds_candidate *c);

@@ -12,6 +12,7 @@
 
 #include "evidence/json.h"
 #include "host/env.h"
+#include "kat/katlog.h"
 #include "method/format.h"
 #include "method/natsort.h"
 
@@ -197,16 +198,48 @@ static const char *instance_flags(const struct ds_instance *in)
 	return f ? f : (in->optimized ? "guide-performance" : "guide");
 }
 
+/* The §3 sentence says what the KAT logs show was compared against: the
+ * seed's words when every instance was checked against a kat.sha256 entry,
+ * else the package's own KAT files (or both), and which had none. */
+static void kat_sentence(struct cpage *p)
+{
+	const struct ds_candidate *c = p->c;
+	int n[4] = { 0 };
+	for (size_t i = 0; i < c->n_inst; i++)
+		if (c->inst[i].kat_ref >= 0 && c->inst[i].kat_ref < 4)
+			n[c->inst[i].kat_ref]++;
+	char *manifest = ds_conf_str(p->ds, "kat_manifest_path", c->id, "<cand>/kat.sha256");
+	char *code = md_code(manifest);
+	const char *files = "the KAT files of the submitted package, compared line by line";
+	struct strbuf sb = STRBUF_INIT;
+	if (n[KATLOG_REF_MANIFEST] + n[KATLOG_REF_FILE] == 0 && n[KATLOG_REF_NONE])
+		sb_adds(&sb, "No submitted KAT vectors were found for these libraries: each ran the "
+			"official KAT driver before timing, with nothing to compare its output to.");
+	else if (n[KATLOG_REF_MANIFEST] + n[KATLOG_REF_FILE] == 0)
+		sb_adds(&sb, "Each library was checked against the submitted KAT vectors before timing.");
+	else if (n[KATLOG_REF_FILE] && n[KATLOG_REF_MANIFEST])
+		sb_addf(&sb, "Each library was checked against the submitted KAT vectors (SHA-256 "
+			"manifest %s in the harness where it lists the instance, else %s) before "
+			"timing.", code, files);
+	else if (n[KATLOG_REF_FILE])
+		sb_addf(&sb, "Each library was checked against the submitted KAT vectors (%s) before "
+			"timing.", files);
+	else
+		sb_addf(&sb, "Each library was checked against the submitted KAT vectors (SHA-256 "
+			"manifest %s in the harness) before timing.", code);
+	if (n[KATLOG_REF_NONE] && n[KATLOG_REF_MANIFEST] + n[KATLOG_REF_FILE])
+		sb_addf(&sb, " The package has no KAT file for %d of them (NOKAT).", n[KATLOG_REF_NONE]);
+	md_block(&p->md, sb.buf);
+	sb_free(&sb);
+	free(code);
+	free(manifest);
+}
+
 static void kat_section(struct cpage *p)
 {
 	const struct ds_candidate *c = p->c;
-	char *manifest = ds_conf_str(p->ds, "kat_manifest_path", c->id, "<cand>/kat.sha256");
-	char *code = md_code(manifest);
 	md_block(&p->md, "## 3. Functional testing (KAT)");
-	md_blockf(&p->md, "Each library was checked against the submitted KAT vectors (SHA-256 "
-		  "manifest %s in the harness) before timing.", code);
-	free(code);
-	free(manifest);
+	kat_sentence(p);
 	static const char *const hdr[] = { "instance", "build flags", "KAT" };
 	md_table(&p->md, hdr, 3);
 	struct footnotes fn = { STRLIST_INIT, { 0 } };
@@ -460,21 +493,10 @@ static void sizes(struct cpage *p)
 
 /* ---- symmetric primitives --------------------------------------------------- */
 
-static void symmetric(struct cpage *p)
+/* The share rows (complete profiles of reference builds); returns how many. */
+static int share_rows(struct cpage *p, int write)
 {
-	char *verdict, *notes;
-	candidate_verdict(p->ds, p->c, &verdict, &notes);
-	md_block(&p->md, "## Symmetric primitives");
-	md_blockf(&p->md, "[Survey](../symmetric-survey.md) verdict: **%s**%s%s",
-		  verdict ? verdict : "not surveyed", notes ? " \xe2\x80\x94 " : "", notes ? notes : "");
-	free(verdict);
-	free(notes);
-	md_block(&p->md, "Share of each operation spent in the ICCS placeholder hash functions "
-		 "and in the ICCS DRNG (reference build, measured in the same run with link-time "
-		 "wrappers):");
-	static const char *const hdr[] = { "instance", "operation", "pseudohash/XOF/sm3", "DRNG",
-		"calls per operation" };
-	md_table(&p->md, hdr, 5);
+	int rows = 0;
 	for (size_t i = 0; i < p->c->n_inst; i++) {
 		const struct ds_instance *in = &p->c->inst[i];
 		if (in->optimized)
@@ -483,6 +505,9 @@ static void symmetric(struct cpage *p)
 		for (size_t k = 0; k < in->n_prof; k++) {
 			const struct ds_profile *pr = &in->prof[k];
 			if (!ds_profile_complete(pr))
+				continue;
+			rows++;
+			if (!write)
 				continue;
 			double h, d;
 			char a[FMT_MAX], b[FMT_MAX];
@@ -494,6 +519,42 @@ static void symmetric(struct cpage *p)
 		}
 		free(cell);
 	}
+	return rows;
+}
+
+static void symmetric(struct cpage *p)
+{
+	char *verdict, *notes;
+	candidate_verdict(p->ds, p->c, &verdict, &notes);
+	md_block(&p->md, "## Symmetric primitives");
+	int profiled = ds_candidate_profiled(p->c);
+	if (verdict || profiled)
+		md_blockf(&p->md, "[Survey](../symmetric-survey.md) verdict: **%s**%s%s",
+			  verdict ? verdict : "not surveyed", notes ? " \xe2\x80\x94 " : "",
+			  notes ? notes : "");
+	free(verdict);
+	free(notes);
+	if (!profiled) {
+		/* Nothing measured: say so rather than show an empty table. */
+		md_block(&p->md, "Not profiled in this run: the share of each operation spent in "
+			 "the ICCS placeholder hash functions and in the ICCS DRNG was not measured "
+			 "(`ngcc-perf profile` on the run measures it and surveys the symmetric "
+			 "primitives).");
+		return;
+	}
+	if (!share_rows(p, 0)) {
+		md_block(&p->md, "No operation of a reference build has a complete profile in this "
+			 "run, so there is no share of time in the ICCS placeholder hash functions "
+			 "and DRNG to show (see the profile files in the evidence index).");
+		return;
+	}
+	md_block(&p->md, "Share of each operation spent in the ICCS placeholder hash functions "
+		 "and in the ICCS DRNG (reference build, measured in the same run with link-time "
+		 "wrappers):");
+	static const char *const hdr[] = { "instance", "operation", "pseudohash/XOF/sm3", "DRNG",
+		"calls per operation" };
+	md_table(&p->md, hdr, 5);
+	share_rows(p, 1);
 }
 
 /* ---- section 7: evidence index ---------------------------------------------- */

@@ -10,9 +10,11 @@
 
 #include "charts/charts.h"
 #include "evidence/json.h"
+#include "evidence/profile_json.h"
 #include "host/env.h"
 #include "method/format.h"
 #include "model/size_audit.h"
+#include "stats/stats.h"
 
 #define DASH FMT_DASH
 
@@ -43,15 +45,20 @@ static int is_fallback(const char *name)
 
 static char *counter_text(const json_t *counter, const json_t *env)
 {
-	char ghz[FMT_MAX], ov[FMT_MAX];
+	char ghz[FMT_MAX];
 	const char *name = jget_str(counter, "name", "none");
 	double hz = is_fallback(name) ? jget_real(counter, "hz", 0) : env_reference_clock_hz(env);
-	double o;
+	double o, ns;
 	int has_o = rec_real(counter, "overhead_cycles_median", &o);
+	int has_ns = rec_real(counter, "overhead_ns_median", &ns);
 	fmt_clock_khz(ghz, hz / 1e3);
-	return xasprintf("%s at %s%s; median overhead %s per bracket", name, ghz,
-			 is_fallback(name) ? " (reference ticks, not core cycles)" : "",
-			 fmt_cycles(ov, has_o ? &o : NULL));
+	char *bracket = has_o ? fmt_bracket_overhead(o, is_fallback(name) ? "ticks" : "cycles", hz,
+						      has_ns ? ns : -1) : xstrdup(DASH);
+	char *text = xasprintf("%s at %s%s; an empty bracket costs (median) %s", name, ghz,
+			       is_fallback(name) ? " (reference ticks, not core cycles)" : "",
+			       bracket);
+	free(bracket);
+	return text;
 }
 
 static void host_and_counter(struct md_page *md, const struct dataset *ds,
@@ -99,6 +106,11 @@ static void dispersion(struct md_page *md, const struct ds_candidate *c)
 	if (!has_complete(c))
 		return;
 	md_block(md, "### A.1 Dispersion over trials");
+	char cv[FMT_MAX];
+	md_blockf(md, "Spread is (max trial \xe2\x88\x92 min trial) / median trial and CV the "
+		  "coefficient of variation of the trial times; `noisy` is `yes` when the CV is "
+		  "above %s (the summary's notes then say `noisy`).",
+		  fmt_percent(cv, &(double){ STATS_NOISY_CV }));
 	md_table(md, hdr, 7);
 	FOR_COMPLETE(c, in, r) {
 		const json_t *d = json_object_get(r->j, "dispersion");
@@ -157,25 +169,39 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c)
 	if (!any)
 		return;
 	md_block(md, "### A.3 Memory detail");
+	int from_timing = 0;
+	FOR_COMPLETE(c, in, r)
+		from_timing |= !ds_find_memory(in, r->op);
+	md_blockf(md, "Figures of the memory pass (`memory/` files, one process per operation "
+		  "that is never timed; `measure` prints the same figures): RSS after loading the "
+		  "library, the highest RSS during the operation, the painted stack peak and the "
+		  "counted heap peak.%s", from_timing ? " Operations without a memory record show "
+		  "the loaded and peak RSS of their timing processes (marked `timing`) and no stack "
+		  "or heap figures." : "");
 	md_table(md, hdr, 6);
 	FOR_COMPLETE(c, in, r) {
 		const json_t *mem = ds_find_memory(in, r->op);
-		long long lo = process_rss(r->j, "loaded"), op = process_rss(r->j, "op_peak");
-		if (lo < 0 && op < 0 && !mem)
-			continue;
-		/* The timing process's figures first; the memory pass's own
-		 * (e.g. its fork fallback) where the timing one is missing. */
-		if (lo < 0)
+		long long lo, op;
+		/* One source per row: the memory pass, else the timing processes. */
+		if (mem) {
 			lo = memory_value(in, r->op, "loaded_rss_bytes");
-		if (op < 0)
 			op = memory_value(in, r->op, "op_peak_rss_bytes");
+		} else {
+			lo = process_rss(r->j, "loaded");
+			op = process_rss(r->j, "op_peak");
+			if (lo < 0 && op < 0)
+				continue;
+		}
 		long long st = memory_value(in, r->op, "stack_peak_bytes");
 		long long hp = memory_value(in, r->op, "heap_peak_bytes");
 		const json_t *apc = json_object_get(mem, "allocations_per_call");
 		char a[FMT_MAX], b[FMT_MAX], s[FMT_MAX], h[FMT_MAX], n[FMT_MAX];
 		char *cell = op_cell(in, r->op);
 		/* fmt_ops is the plain `%.3g` of the pages. */
-		const char *cells[6] = { cell, rss_or_dash(a, lo), rss_or_dash(b, op), rss_or_dash(s, st),
+		char la[FMT_MAX + 16], pa[FMT_MAX + 16];
+		snprintf(la, sizeof la, "%s%s", rss_or_dash(a, lo), mem || lo < 0 ? "" : " (timing)");
+		snprintf(pa, sizeof pa, "%s%s", rss_or_dash(b, op), mem || op < 0 ? "" : " (timing)");
+		const char *cells[6] = { cell, la, pa, rss_or_dash(s, st),
 			rss_or_dash(h, hp), json_is_number(apc) ? fmt_ops(n, json_number_value(apc)) : DASH };
 		md_row(md, cells);
 		free(cell);
@@ -346,7 +372,17 @@ static void profile_detail(struct md_page *md, const struct ds_candidate *c)
 			if (!ds_profile_complete(p))
 				continue;
 			if (!started++) {
+				char lim[FMT_MAX];
 				md_block(md, "### A.4 Profile detail");
+				md_blockf(md, "Shares corrected for the wrappers' own cost; `profile / "
+					  "timing` is the profiled run's ticks per operation over the "
+					  "timing record's mean, marked \xe2\x9a\xa0 when it is off by more "
+					  "than %s (the instrumented build then behaves unlike the timed "
+					  "one); coverage is `full` when the scan of the instance's objects "
+					  "found no own symmetric primitive reachable from the API, else "
+					  "`partial` with the primitives found, whose time the shares do "
+					  "not count.",
+					  fmt_percent(lim, &(double){ PROFILE_CROSSCHECK_LIMIT }));
 				md_table(md, hdr, 6);
 			}
 			const json_t *corr = json_object_get(p->j, "corrected");

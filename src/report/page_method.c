@@ -136,7 +136,8 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
 		return;
 	}
 	const json_t *bud = json_object_get(pl, "op_budget_s");
-	double minutes = (json_is_number(bud) ? json_number_value(bud) : 900) / 60;
+	char budget[FMT_MAX];
+	fmt_duration_words(budget, json_is_number(bud) ? json_number_value(bud) : 900);
 	double target = jget_real(pl, "trial_target_s", 1.0);
 	char tt[FMT_MAX];
 	/* `1.0 s` as in the method text; finer targets keep their digits */
@@ -144,9 +145,9 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
 	md_linef(md, "- One cold calibration call per operation, then %s trials, normally one "
 		 "process each (one shared process when setup exceeds %s s), with a fixed number of "
 		 "calls per trial aimed at %s s and at least %s calls in total, capped at %s calls "
-		 "per trial and %g minutes per operation, but never below one call per trial.",
+		 "per trial and %s per operation, but never below one call per trial.",
 		 num(a, pl, "trials", 5), num(b, pl, "separate_process_setup_s", 60), tt,
-		 num(c, pl, "min_total", 100), num(d, pl, "max_iters_per_trial", 20000), minutes);
+		 num(c, pl, "min_total", 100), num(d, pl, "max_iters_per_trial", 20000), budget);
 	md_linef(md, "- A process is disturbed when a trial runs below 0.95 \xc3\x97 the reference "
 		 "clock (hardware counter only), has more than %s involuntary context switches or "
 		 "migrates; it is rerun up to %s times and the last attempt is kept. This run "
@@ -201,13 +202,13 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	const json_t *pl = json_object_get(ds->campaign, "planning");
 	const json_t *opt = json_object_get(ds->campaign, "options");
 	const json_t *arch = json_object_get(ds->campaign, "arch_config");
-	char a[FMT_MAX], b[FMT_MAX];
 	md_block(md, "## Measurement");
 	md_begin(md);
 	char *cpus = cpu_list(f);
 	char *clock = env_clock_text(env);
-	md_linef(md, "- %zu timing records on CPU(s) %s of a %s, %s.", f->records, cpus,
-		 jget_str(env, "cpu_model", "unknown CPU"), clock);
+	const char *model = jget_str(env, "cpu_model", "unknown CPU");
+	md_linef(md, "- %zu timing records on CPU(s) %s of %s %s, %s.", f->records, cpus,
+		 fmt_article(model), model, clock);
 	free(clock);
 	free(cpus);
 	const char *cname = jget_str(f->counter, "name", "none");
@@ -223,10 +224,18 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	else
 		md_linef(md, "- \xe2\x9a\xa0 The hardware cycle counter was unavailable: cycles are "
 			 "reference ticks of `%s`, not core cycles.", cname);
-	double on_s = hon ? on / 1e9 : 0;
-	md_linef(md, "- Time is wall time from `CLOCK_MONOTONIC_RAW`, read just inside the counter "
-		 "bracket; median counter overhead per bracket: %s cycles, %s.",
-		 fmt_cycles(a, hoc ? &oc : NULL), fmt_time(b, hon ? &on_s : NULL));
+	if (hoc) {
+		int ticks = strcmp(cname, "perf-user-cycles") != 0;
+		double hz = ticks ? jget_real(f->counter, "hz", 0) : env_reference_clock_hz(env);
+		char *bracket = fmt_bracket_overhead(oc, ticks ? "ticks" : "cycles", hz, hon ? on : -1);
+		md_linef(md, "- Time is wall time from `CLOCK_MONOTONIC_RAW`, read just inside the "
+			 "counter bracket. An empty bracket costs (median) %s; `check-host` measures "
+			 "the same bracket on the host as it is now.", bracket);
+		free(bracket);
+	} else {
+		md_linef(md, "- Time is wall time from `CLOCK_MONOTONIC_RAW`, read just inside the "
+			 "counter bracket; the bracket's overhead was not recorded.");
+	}
 	char *u = unfixed_text(ds, NULL);
 	if (*u)
 		md_linef(md, "- \xe2\x9a\xa0 Records were taken on a host that was not fixed: %s.", u);
@@ -358,9 +367,12 @@ static void limitations(struct md_page *md, const struct run_facts *f)
 		 "not isolated algorithm memory.");
 	md_linef(md, "- Shares cover only the ICCS hash functions and the DRNG, only calls across "
 		 "object files, and only reference builds.");
-	md_linef(md, "- KAT vectors are referenced by digest, not republished.");
+	md_linef(md, "- Submitted KAT vectors are not republished: each KAT log names the manifest "
+		 "digest or the package's KAT file it was compared with.");
 	md_linef(md, "- Slow operations have fewer than 100 timed calls (marked `n=`).");
-	md_linef(md, "- A key-exchange step's wall time includes the (published) bracket overhead.");
+	if (f->kex)
+		md_linef(md, "- A key-exchange step's wall time includes the (published) bracket "
+			 "overhead.");
 	md_linef(md, "- Fallback counters give reference ticks, not core cycles.");
 	char *cpus = cpu_list(f);
 	md_linef(md, "- All figures come from CPU(s) %s of one machine.", cpus);

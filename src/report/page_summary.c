@@ -12,6 +12,7 @@
 #include "evidence/json.h"
 #include "host/env.h"
 #include "method/format.h"
+#include "stats/stats.h"
 
 #define DASH FMT_DASH
 
@@ -391,6 +392,27 @@ static void hash_section(struct spage *p)
 
 /* ---- the page ------------------------------------------------------------------- */
 
+/* Flags the legend explains only when a table shows them. */
+static int any_noisy(const struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		for (size_t k = 0; k < ds->cand[i].n_inst; k++) {
+			const struct ds_instance *in = &ds->cand[i].inst[k];
+			for (size_t r = 0; !in->optimized && r < in->n_rec; r++)
+				if (jget_bool(in->rec[r].j, "noisy", 0))
+					return 1;
+		}
+	return 0;
+}
+
+static int any_unprofiled(const struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		if (strcmp(ds->cand[i].type, "hash") && !ds_candidate_profiled(&ds->cand[i]))
+			return 1;
+	return 0;
+}
+
 static void legend(struct spage *p)
 {
 	const struct dataset *ds = p->ds;
@@ -400,10 +422,15 @@ static void legend(struct spage *p)
 	md_linef(&p->md, "- **Cycles**: the arithmetic mean over all timed calls of all trials.");
 	md_linef(&p->md, "- **Symmetric %%**: the share of the operation spent in pseudohash, "
 		 "pseudoXOF and sm3hash, excluding the DRNG and own primitives. `??%%` means no "
-		 "ICCS-facing share could be measured.");
+		 "ICCS-facing share could be measured.%s", any_unprofiled(ds) ? " Cycles without "
+		 "a share in parentheses are of candidates not profiled in this run." : "");
+	char cv[FMT_MAX];
 	md_linef(&p->md, "- **Notation**: `%s` not measured; `failed` the measurement did not "
 		 "complete; `n=` fewer than 100 timed calls; `\xe2\x9a\xa0 KAT <STATUS>` submitted "
-		 "KATs not reproduced.", DASH);
+		 "KATs not reproduced%s%s%s.", DASH, any_noisy(ds) ? "; `noisy` (notes) the trial "
+		 "times of an operation vary with a coefficient of variation above " : "",
+		 any_noisy(ds) ? fmt_percent(cv, &(double){ STATS_NOISY_CV }) : "",
+		 any_noisy(ds) ? " (table A.1 of the candidate page)" : "");
 	if (ds->external_sizes.present)
 		md_linef(&p->md, "- **Sizes**: bytes. Public key, ciphertext and signature follow the "
 			 "curated %s catalog where it lists the instance (`\xe2\x89\x88` marks a "
@@ -428,7 +455,8 @@ char *page_summary(const struct dataset *ds, size_t *len)
 	free(sw);
 	md_blockf(&p.md, "# Performance \xe2\x80\x94 %s, system %s", ds_arch_name(ds), ds->system_id);
 	char *clock = env_clock_text(env);
-	md_blockf(&p.md, "One core (CPU %lld) of a %s; %s.", jget_int(env, "cpu_number", 0),
+	md_blockf(&p.md, "One core (CPU %lld) of %s %s; %s.", jget_int(env, "cpu_number", 0),
+		  fmt_article(jget_str(env, "cpu_model", "")),
 		  jget_str(env, "cpu_model", "unknown CPU"), clock);
 	free(clock);
 	legend(&p);

@@ -59,6 +59,10 @@ static char *automatic_scan(const struct ds_candidate *c)
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	json_t *h;
+	if (!ds_candidate_profiled(c)) {
+		sb_adds(&sb, DASH); /* no scan ran: not "none found" */
+		return sb_detach(&sb);
+	}
 	json_array_foreach(scan, i, h)
 		if (json_is_string(h))
 			sb_addf(&sb, "%s%s", sb.len ? ", " : "", json_string_value(h));
@@ -111,8 +115,15 @@ char *page_survey(const struct dataset *const *systems, size_t nsystems, size_t 
 		 "placeholder functions pseudohash, pseudoXOF and sm3hash and the ICCS DRNG, so that "
 		 "the hash function NGCC finally chooses can be substituted later. This survey "
 		 "records which candidates keep to that interface.");
+	char total[FMT_MAX];
+	int unprofiled = 0;
+	for (size_t i = 0; i < n; i++)
+		unprofiled += !ds_candidate_profiled(rows[i]);
+	char *rest = unprofiled ? xasprintf(", %d not profiled in this run", unprofiled) : xstrdup("");
 	md_blockf(&md, "**Totals:** %d ICCS-only, %d bypass, %d mixed, %d instance-dependent "
-		  "(%zu public-key candidates).", counts[0], counts[1], counts[2], counts[3], n);
+		  "(%s%s).", counts[0], counts[1], counts[2], counts[3],
+		  fmt_count(total, (long long)n, "public-key candidate"), rest);
+	free(rest);
 	md_block(&md, "Verdicts are derived from call-graph reachability and constant scans of each "
 		 "instance's objects (ngcc-perf docs/method.md \xc2\xa7" "10.6) and curated by reading the source where "
 		 "`survey.conf` overrides them. Code that is compiled but unreachable from the API "
@@ -145,7 +156,8 @@ char *page_survey(const struct dataset *const *systems, size_t nsystems, size_t 
 		char **cells = xcalloc(5 + nsys, sizeof *cells);
 		cells[0] = xasprintf("[%s](%s/%s.md)", c->id, ds->system_id, c->id);
 		cells[1] = xstrdup(c->algorithm);
-		cells[2] = xstrdup(v ? v : "not surveyed");
+		cells[2] = xstrdup(v ? v : ds_candidate_profiled(c) ? "not surveyed"
+						       : "not profiled in this run");
 		cells[3] = xstrdup(notes ? notes : DASH);
 		cells[4] = automatic_scan(c);
 		for (size_t s = 0; s < nsys; s++) {

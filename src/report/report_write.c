@@ -47,6 +47,21 @@ static int write_size_audit(const struct dataset *ds, const char *run)
 	return rc;
 }
 
+/* The pages say it; the console says it too, with what to run. */
+static void warn_not_profiled(const struct dataset *ds, const char *run)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < ds->n_cand; i++)
+		if (!ds_candidate_profiled(&ds->cand[i]) && strcmp(ds->cand[i].type, "hash"))
+			sb_addf(&sb, "%s%s", n++ ? ", " : "", ds->cand[i].id);
+	if (n)
+		ngcc_warning("%s not profiled in %s: the pages say \"not profiled in this run\" "
+			     "instead of hash and DRNG shares; run `ngcc-perf profile --run %s` and "
+			     "report again to add them", sb.buf, run, run);
+	sb_free(&sb);
+}
+
 int report_write_run(const char *workspace, const char *run, const char *out_dir,
 		     const char *system, FILE *list, struct report_written *done)
 {
@@ -65,6 +80,8 @@ int report_write_run(const char *workspace, const char *run, const char *out_dir
 	} else {
 		rc = write_size_audit(&ds, run);
 	}
+	if (rc == EXIT_OK)
+		warn_not_profiled(&ds, run);
 	if (rc == EXIT_OK) {
 		struct report_out pages;
 		report_render(&ds, 1, &pages);

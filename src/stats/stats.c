@@ -94,7 +94,7 @@ static void seconds_stats(const double *mean_s, size_t n, struct timing_stats *o
 	out->sd_trial_seconds = d.sd;
 	out->cv_trial_seconds = d.cv;
 	out->spread_trial_seconds = d.spread;
-	out->noisy = out->cv_trial_seconds > 0.02;
+	out->noisy = out->cv_trial_seconds > STATS_NOISY_CV;
 }
 
 static void cycles_stats(const double *mean_c, size_t n, struct timing_stats *out)

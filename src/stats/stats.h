@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A record is `noisy` when its trial times vary more than this (CV). */
+#define STATS_NOISY_CV 0.02
+
 struct trial {
 	uint64_t calls;
 	uint64_t ns;
@@ -28,7 +31,7 @@ struct timing_stats {
 	/* dispersion (R4) over trial means */
 	double sd_trial_seconds, cv_trial_seconds, spread_trial_seconds;
 	double sd_trial_cycles, cv_trial_cycles, spread_trial_cycles;
-	int noisy;                      /* cv_trial_seconds > 0.02 */
+	int noisy;                      /* cv_trial_seconds > STATS_NOISY_CV */
 };
 
 /* Sums in the given order (execution order).  n must be >= 1. */
