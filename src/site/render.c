@@ -89,7 +89,12 @@ static int render_run(const char *dir, const char *system, const char *workspace
 	struct dataset ds;
 	memset(&ds, 0, sizeof ds);
 	int rc = dataset_load_run(&ds, workspace, dir, system, err);
-	if (!rc) {
+	if (!rc && !ds.n_cand) {
+		/* nothing to show is an error, not an empty site */
+		*err = xasprintf("%s: nothing to show: the run has no timing records or profiles "
+				 "(run `ngcc-perf measure --run` on it first)", dir);
+		rc = -1;
+	} else if (!rc) {
 		struct site_system sys = { &ds, dir, workspace };
 		rc = site_render(&sys, &ds, 1, site, err);
 	}

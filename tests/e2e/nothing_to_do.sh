@@ -71,4 +71,8 @@ printf '{"schema": "ngcc-perf/campaign/1"}\n' >newws/r/campaign.json
 rc=0
 ngcc -C newws report --run r >out 2>&1 || rc=$?
 [ "$rc" = 3 ] && grep -q "nothing to report" out || fail "report over an empty run exited $rc: $(cat out)"
+rc=0
+ngcc -C newws site --dataset r >out 2>&1 || rc=$?
+[ "$rc" = 3 ] && grep -q "nothing to show" out || fail "site over an empty run exited $rc: $(cat out)"
+[ ! -e newws/site ] || fail "site wrote an empty site"
 echo "nothing_to_do: ok"
