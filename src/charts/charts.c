@@ -217,7 +217,8 @@ struct bars {
 
 static char *draw_bars(const struct svg_chart_text *t, const void *arg)
 {
-	static const char *const names[3] = { "baseline RSS", "peak RSS", "operation peak RSS" };
+	static const char *const names[3] = { "operation peak above loaded RSS", "stack peak",
+		"heap peak" };
 	const struct bars *b = arg;
 	return svg_grouped_bars(t, b->b, b->n, names, NULL);
 }
@@ -236,23 +237,46 @@ static double process_rss(const json_t *rec, const char *key)
 	return best;
 }
 
+static double int_or_none(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (double)json_integer_value(v) : -1;
+}
+
+/* What the operation itself adds: its peak RSS above the RSS after
+ * loading, its stack and heap peaks; from the memory pass (as A.3), else
+ * the timing processes' RSS and no stack or heap.  0 when nothing. */
+static int memory_figures(const struct ds_instance *in, const struct ds_record *r, double v[3])
+{
+	const json_t *mem = ds_find_memory(in, r->op);
+	double loaded, peak;
+	if (mem) {
+		loaded = int_or_none(mem, "loaded_rss_bytes");
+		peak = int_or_none(mem, "op_peak_rss_bytes");
+	} else {
+		loaded = process_rss(r->j, "loaded");
+		peak = process_rss(r->j, "op_peak");
+	}
+	v[0] = loaded >= 0 && peak >= 0 ? fmax(peak - loaded, 0) : -1;
+	v[1] = int_or_none(mem, "stack_peak_bytes");
+	v[2] = int_or_none(mem, "heap_peak_bytes");
+	return v[0] >= 0 || v[1] >= 0 || v[2] >= 0;
+}
+
 static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
 			 struct site_charts *out)
 {
 	struct bars b = { NULL, 0 };
 	struct strlist labels = STRLIST_INIT;
 	struct csv_out csv = CSV_OUT_INIT;
-	csv_header(&csv, "instance,operation,baseline_rss_bytes,peak_rss_bytes,op_peak_rss_bytes");
+	csv_header(&csv, "instance,operation,op_peak_above_loaded_rss_bytes,stack_peak_bytes,"
+		   "heap_peak_bytes");
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct ds_instance *in = &c->inst[i];
 		for (size_t r = 0; r < in->n_rec; r++) {
-			const json_t *j = in->rec[r].j;
-			const json_t *base = json_object_get(j, "baseline_rss_bytes");
-			const json_t *peak = json_object_get(j, "peak_rss_bytes");
-			if (!ds_record_complete(&in->rec[r]) || !json_is_integer(peak))
+			double v[3];
+			if (!ds_record_complete(&in->rec[r]) || !memory_figures(in, &in->rec[r], v))
 				continue;
-			double v[3] = { json_is_integer(base) ? (double)json_integer_value(base) : -1,
-					(double)json_integer_value(peak), process_rss(j, "op_peak") };
 			sl_push_owned(&labels, inst_name(in, in->rec[r].op));
 			b.b = xrealloc(b.b, (b.n + 1) * sizeof *b.b);
 			b.b[b.n++] = (struct svg_bars){ NULL, { v[0], v[1], v[2] } };
@@ -273,13 +297,15 @@ static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
 		b.b[i].label = labels.items[i];
 	if (b.n) {
 		char *name = xasprintf("%s-memory", c->id);
-		char *title = xasprintf("%s: process memory per operation (system %s)", c->id,
+		char *title = xasprintf("%s: memory each operation adds (system %s)", c->id,
 					ds->system_id);
 		struct svg_chart_text t = {
-			NULL, "Resident memory of the timing process for each instance and "
-			"operation: after loading (baseline), the high-water mark (peak), and the "
-			"peak measured around the operation, on a linear axis.",
-			"resident set size", NULL, NULL,
+			NULL, "For each instance and operation: how far the resident set grew "
+			"above its size after loading the library (operation peak above loaded "
+			"RSS), the painted stack peak and the counted heap peak, from the memory "
+			"pass (table A.3), on a linear axis. The process's own RSS, about the same "
+			"for every operation, is left out.",
+			"bytes", NULL, NULL,
 		};
 		add_chart(out, name, title, draw_bars, &b, &t, csv_finish(&csv, NULL));
 		free(name);

@@ -262,8 +262,11 @@ char *svg_grouped_bars(const struct svg_chart_text *t, const struct svg_bars *b,
 		for (int k = 0; k < 3; k++)
 			if (b[i].v[k] > vmax)
 				vmax = b[i].v[k];
-	/* The axis ends at the next multiple of 256 KiB, or 1 KiB if empty. */
-	double top = vmax > 0 ? ceil(vmax / 262144) * 262144 : 1024;
+	/* The axis ends at the next power of two in KiB (at least 1 KiB), so
+	 * small figures are not squeezed against a 256 KiB scale. */
+	double top = 1024;
+	while (top < vmax)
+		top *= 2;
 	double plot_h = n * BAR_ROW_H, h = TOP + plot_h + 58;
 	double x0 = n ? label_width(&b[0].label, n, sizeof *b) : LABEL_W, w = PLOT_W;
 	const char *colours[3] = { svg_palette[0], svg_palette[1], svg_palette[2] };
@@ -402,7 +405,11 @@ char *svg_scatter_loglog(const struct svg_chart_text *t, const struct svg_point 
 	open_svg(&sb, t, w, h);
 	const char *names[2] = { "Pareto front", "dominated" };
 	const char *colours[2] = { svg_palette[0], svg_palette[1] };
-	legend(&sb, 8, 38, names, colours, 2);
+	int dominated = 0;
+	for (size_t i = 0; i < n; i++)
+		dominated |= !front[i];
+	/* "dominated" only when some point is */
+	legend(&sb, 8, 38, names, colours, dominated ? 2 : 1);
 	loglog_axes(&sb, t, &ax, &ay);
 	pareto_line(&sb, p, n, front, &ax, &ay);
 	for (size_t i = 0; i < n; i++) {

@@ -30,6 +30,7 @@ char *page_index(const struct dataset *const *systems, size_t n, size_t *len)
 		 "functional testing against the submitted KATs, cycles and time per operation, "
 		 "memory, sizes and the share of the ICCS placeholder functions. They are not NICCS "
 		 "results or submitter self-assessments.");
+	md_block(&md, "## Systems");
 	md_table(&md, hdr, 3);
 	for (size_t i = 0; i < ds->n_systems; i++) {
 		const struct ds_system *s = &ds->systems[i];

@@ -21,6 +21,12 @@ char *page_method(const struct dataset *ds, size_t *len);
 char *page_survey(const struct dataset *const *systems, size_t n, size_t *len);
 char *page_size_audit(const struct dataset *ds, size_t *len);
 char *page_index(const struct dataset *const *systems, size_t n, size_t *len);
+/* compare.md with two or more systems (systems[0] against each other one);
+ * NULL when no instance was measured on two systems.  charts[i] (one per
+ * system) gets the ratio chart of systems[i]. */
+struct site_charts;
+char *page_compare(const struct dataset *const *systems, size_t n, struct site_charts *charts,
+		   size_t *len);
 
 /* "Beyond the guide" (§5.9) of a candidate page, page_ext.c: A.0 always,
  * the other subsections only with extensions and data. */

@@ -93,6 +93,22 @@ static void shared_pages(const struct dataset *const *sys, size_t n, struct repo
 	add(out, xstrdup("size-audit.md"), d, len);
 }
 
+/* compare.md and its ratio charts, with two or more systems. */
+static void compare_page(const struct dataset *const *sys, size_t n, struct report_out *out)
+{
+	struct site_charts *ch = xcalloc(n ? n : 1, sizeof *ch);
+	size_t len;
+	char *d = page_compare(sys, n, ch, &len);
+	if (d) {
+		add(out, xstrdup("compare.md"), d, len);
+		for (size_t i = 0; i < n; i++)
+			chart_files(sys[i], &ch[i], out);
+	}
+	for (size_t i = 0; i < n; i++)
+		site_charts_free(&ch[i]);
+	free(ch);
+}
+
 int report_render(const struct dataset *ds, int extensions, struct report_out *out)
 {
 	memset(out, 0, sizeof *out);
@@ -117,6 +133,8 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
 	shared_pages(sys, n, out);
 	for (size_t i = 0; i < n; i++)
 		system_pages(&ds[i], extensions, out);
+	if (extensions)
+		compare_page(sys, n, out);
 	free(sys);
 	free(ids);
 	return 0;

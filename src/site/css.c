@@ -1,7 +1,8 @@
 /*
  * css.c — the site's single stylesheet (docs/report-format.md §10.1): system
  * font stack, light and dark themes through prefers-color-scheme, sticky
- * table headers inside scrollable table wrappers, status cell colours that
+ * table headers inside scrollable table wrappers (headers wrap, so the
+ * summary table fits a 1280 px window without scrolling), status cell colours that
  * also differ in weight or style (not colour alone), and print rules.
  */
 #include "site/css.h"
@@ -51,8 +52,7 @@ const char site_css[] =
 	"  font-variant-numeric: tabular-nums; }\n"
 	"th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid var(--line);\n"
 	"  text-align: left; vertical-align: top; }\n"
-	"thead th { position: sticky; top: 0; z-index: 1; background: var(--head);\n"
-	"  white-space: nowrap; }\n"
+	"thead th { position: sticky; top: 0; z-index: 1; background: var(--head); }\n"
 	"tbody tr:hover td { background: var(--head); }\n"
 	"td.ok { color: var(--ok); }\n"
 	"td.bad { color: var(--bad); font-weight: 700; }\n"

@@ -1,7 +1,7 @@
 /*
  * pages.h — the Markdown pages only the site has (docs/report-format.md §10.3):
- * the equal-security pages and, with two or more systems, the comparison
- * page, each with its charts.
+ * the equal-security pages, each with its charts.  (The comparison page of
+ * two or more systems is a report page: report/pages.h, page_compare.)
  */
 #ifndef NGCC_SITE_PAGES_H
 #define NGCC_SITE_PAGES_H
@@ -16,10 +16,5 @@
  * security_targets.csv with eligible rows; their charts join charts. */
 void site_equal_security_pages(const struct dataset *ds, struct site_files *md,
 			       struct site_charts *charts);
-/* compare.md with two or more systems (sys[0] against each other one);
- * nothing when no instance was measured on two systems.  charts[i] gets
- * the ratio chart of sys[i]. */
-void site_compare_page(const struct dataset *const *sys, size_t n, struct site_files *md,
-		       struct site_charts *charts);
 
 #endif

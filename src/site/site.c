@@ -9,6 +9,7 @@
 
 #include "charts/csv.h"
 #include "method/format.h"
+#include "report/pages.h"
 #include "site/html.h"
 
 /* ---- build state ----------------------------------------------------------------- */
@@ -69,21 +70,18 @@ static void nav_link(struct strbuf *sb, const struct build *b, const char *root,
 static void header_nav(struct strbuf *sb, const struct build *b, const char *page,
 		       const char *root)
 {
-	const struct site_system *cur = system_of(b, page);
-	if (!cur && b->in->n_sys)
-		cur = &b->in->sys[0];
-	char *sys_index = cur ? xasprintf("%s/index.md", cur->ds->system_id) : xstrdup("");
 	int first = 1;
 	sb_addf(sb, "<header class=\"site\">\n<a class=\"brand\" href=\"%sindex.html\">ngcc-perf</a>\n"
 		"<nav class=\"top\">", root);
 	nav_link(sb, b, root, page, "index.md", "Home", &first);
-	nav_link(sb, b, root, page, sys_index, "Systems", &first);
+	/* Every system, not the first one: the landing page's systems table. */
+	if (b->in->n_sys)
+		sb_addf(sb, " \xc2\xb7 <a href=\"%sindex.html#systems\">Systems</a>", root);
 	nav_link(sb, b, root, page, "symmetric-survey.md", "Survey", &first);
 	nav_link(sb, b, root, page, "size-audit.md", "Size audit", &first);
 	if (b->in->n_sys >= 2)
 		nav_link(sb, b, root, page, "compare.md", "Compare", &first);
 	sb_adds(sb, "</nav>\n</header>\n");
-	free(sys_index);
 }
 
 /* A breadcrumb for pages whose Markdown has none. */
@@ -474,7 +472,9 @@ static void collect_markdown(struct build *b)
 			site_equal_security_pages(dss[i], &b->md, &b->charts[i]);
 		free(summary);
 	}
-	site_compare_page(dss, b->in->n_sys, &b->md, b->charts);
+	/* compare.md came with the report's pages; its charts join ours */
+	size_t len;
+	free(page_compare(dss, b->in->n_sys, b->charts, &len));
 	free(dss);
 	downloads_page(b);
 }

@@ -5,7 +5,8 @@
 # local href/src resolves, that each title is "ngcc-perf: " + the page's H1,
 # that every table has its CSV, that SHA256SUMS verifies, that a foreign
 # --out folder is refused, and, when Chromium is installed, that every page
-# loads in a headless browser and the landing page renders to a PNG.
+# loads in a headless browser, the summary tables fit a 1280 and a 1920 px
+# window without sideways scrolling, and the landing page renders to a PNG.
 # The measured run is a copy of the suite's shared campaign on the example
 # package (shared/example-campaign.sh, into runs/c).
 # shared: example-campaign
@@ -71,6 +72,23 @@ if ngcc publish --help >/dev/null 2>&1; then
 		[ ! -e "$s2/$x/equal-security-512.html" ] || fail "equal-security page without targets"
 	done
 	sites+=("$s2")
+
+	# Two systems published into one dataset: compare.md is in the
+	# Markdown tree whenever compare.html is in the site.
+	cp -r "$ws/runs/c" "$ws/runs/c2"
+	sed -i "s/\"system_id\": \"$sys\"/\"system_id\": \"${sys}c\"/" "$ws/runs/c2/campaign.json"
+	ngcc publish --run runs/c --dataset ds3 --publish-unfixed >/dev/null
+	ngcc publish --run runs/c2 --dataset ds3 --publish-unfixed >/dev/null
+	ngcc site --dataset ds3 >/dev/null
+	[ -f "$ws/ds3/site/compare.html" ] || fail "no compare.html for two published systems"
+	[ -f "$ws/ds3/reports/compare.md" ] || fail "compare.html without compare.md in the Markdown tree"
+	imgs=$(grep -o '([^)]*/charts/compare-[^)]*\.svg)' "$ws/ds3/reports/compare.md" | tr -d '()')
+	[ -n "$imgs" ] || fail "compare.md has no ratio chart"
+	for img in $imgs; do
+		[ -f "$ws/ds3/reports/$img" ] || fail "compare.md links $img, which the Markdown tree lacks"
+	done
+	ngcc validate ds3 >"$ws/v3.out" 2>&1 || fail "validate with compare.md: $(tail -5 "$ws/v3.out")"
+	sites+=("$ws/ds3/site")
 fi
 
 # Every local href/src of every HTML and SVG file names an existing file.
@@ -136,6 +154,25 @@ for site in "${sites[@]}"; do
 	rows=$(($(wc -l <"${svg%.svg}.csv") - 1))
 	marks=$(grep -o 'class="mark"' "$svg" | wc -l)
 	[ "$rows" = 6 ] && [ "$marks" = "$rows" ] || fail "chart has $marks marks for $rows CSV rows"
+	# "Systems" lists every system (the landing page's table), not the first one
+	grep -q '<a href="[./]*index.html#systems">Systems</a>' "$site/index.html" || fail "Systems link"
+	grep -q '<h2 id="systems">' "$site/index.html" || fail "no systems anchor on the landing page"
+	while IFS= read -r f; do
+		grep -q 'index.html#systems">Systems</a>' "$f" || fail "${f#$site/}: Systems link"
+	done < <(find "$site" -name index.html -path '*/*/index.html')
+	# the scatter's legend names "dominated" only when a point is
+	for svg in $(find "$site" -name 'kem-cost.svg'); do
+		if grep -q 'cycles</title>' "$svg"; then
+			grep -q '>dominated<' "$svg" || fail "$svg: a dominated point, not in the legend"
+		else
+			! grep -q '>dominated<' "$svg" || fail "$svg: legend shows dominated, none is"
+		fi
+	done
+	# the memory chart shows what varies: growth over the loaded RSS, stack, heap
+	msvg=$(find "$site" -name 'examplekem-memory.svg' | head -1)
+	grep -q '>operation peak above loaded RSS<' "$msvg" || fail "memory chart legend"
+	head -1 "${msvg%.svg}.csv" | grep -qx 'instance,operation,op_peak_above_loaded_rss_bytes,stack_peak_bytes,heap_peak_bytes' ||
+		fail "memory chart CSV header"
 	# one system: no comparison page and no link to one
 	if [ "$(ls -d "$site"/data/*/ | wc -l)" = 1 ]; then
 		[ ! -e "$site/compare.html" ] || fail "compare.html written for one system"
@@ -167,6 +204,20 @@ while IFS= read -r f; do
 	dom=$(browse --dump-dom "file://$f") || fail "chromium could not load ${f#$site/}"
 	grep -qF "$h1" <<<"$dom" || fail "${f#$site/}: the DOM lacks its H1 '$h1'"
 done < <(find "$site" -name '*.html' ! -name '*-by-*' | sort)
+# The summary tables fit the window: no horizontal scrolling at 1280 and
+# 1920 px.  A copy of each summary page measures its table wrappers.
+probe='<script>(function(){var o=[];document.querySelectorAll(".table-wrap").forEach(function(w,i){if(w.scrollWidth>w.clientWidth)o.push("table "+(i+1)+": "+w.scrollWidth+" px in "+w.clientWidth);});var d=document.documentElement;if(d.scrollWidth>d.clientWidth)o.push("page: "+d.scrollWidth+" px in "+d.clientWidth);var p=document.createElement("pre");p.id="probe";p.textContent="overflow["+o.join("; ")+"]";document.body.appendChild(p);})();</script>'
+for s in "${sites[0]}" "${sites[-1]}"; do
+	while IFS= read -r f; do
+		sed "s#</body>#${probe//&/\\&}</body>#" "$f" >"${f%.html}.probe.html"
+		for width in 1280 1920; do
+			got=$(browse --window-size=$width,900 --dump-dom "file://${f%.html}.probe.html" |
+				grep -o '<pre id="probe">overflow\[[^]]*\]') || fail "no layout probe result for ${f#$s/}"
+			[ "$got" = '<pre id="probe">overflow[]' ] || fail "${f#$s/} at $width px scrolls sideways: ${got#*>}"
+		done
+		rm "${f%.html}.probe.html"
+	done < <(find "$s" -mindepth 2 -maxdepth 2 -name index.html ! -path '*/data/*')
+done
 (cd "$ws" && browse --screenshot="$ws/index.png" --window-size=1200,900 "file://$site/index.html" >/dev/null)
 [ -s "$ws/index.png" ] || fail "no screenshot"
 [ "$(head -c 8 "$ws/index.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||

@@ -19,6 +19,7 @@
 
 #include "evidence/json.h"
 #include "charts/csv.h"
+#include "report/pages.h"
 #include "site/site.h"
 
 #define SYS "x86_1"
@@ -184,6 +185,24 @@ static int setup(void **state)
 	struct site_input in = { f->sys, 1, &f->md, "9.9.9" };
 	assert_int_equal(site_build(&in, &f->a, &err), 0);
 	assert_int_equal(site_build(&in, &f->b, &err), 0);
+	/* With two systems the report's tree has compare.md (report/page_compare.c). */
+	const struct dataset *both[2] = { &f->ds, &f->ds2 };
+	struct site_charts cmp_charts[2] = { { NULL, 0 }, { NULL, 0 } };
+	size_t cmp_len;
+	char *cmp = page_compare(both, 2, cmp_charts, &cmp_len);
+	assert_non_null(cmp);
+	site_files_add(&f->md, "compare.md", cmp, cmp_len);
+	/* it links every compared candidate's page, as the report's tree has them */
+	for (size_t i = 0; i < f->ds.n_cand; i++) {
+		char *path = xasprintf(SYS "/%s.md", f->ds.cand[i].id);
+		if (!site_files_find(&f->md, path)) {
+			char *stub = xasprintf("# %s\n", f->ds.cand[i].id);
+			site_files_add(&f->md, path, stub, strlen(stub));
+		}
+		free(path);
+	}
+	site_charts_free(&cmp_charts[0]);
+	site_charts_free(&cmp_charts[1]);
 	in.n_sys = 2;
 	assert_int_equal(site_build(&in, &f->two, &err), 0);
 	*state = f;

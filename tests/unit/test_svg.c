@@ -104,6 +104,12 @@ static void scatter(void **state)
 	assert_int_equal(count(a, "class=\"front\""), 1);
 	assert_non_null(strstr(a, "dominated: 10000 bytes, 1e+07 cycles</title>"));
 	assert_non_null(strstr(a, "slow-small: 100 bytes, 1e+07 cycles (Pareto front)"));
+	assert_non_null(strstr(a, ">dominated</text>"));
+	free(a);
+	/* every point on the front: the legend does not name "dominated" */
+	a = svg_scatter_loglog(&text, p, 2, NULL);
+	assert_non_null(strstr(a, ">Pareto front</text>"));
+	assert_null(strstr(a, ">dominated</text>"));
 	free(a);
 }
 
@@ -124,6 +130,12 @@ static void bars(void **state)
 	/* 2 + 3 drawn bars, plus 3 legend squares */
 	assert_int_equal(count(a, "height=\"7.00\""), 5);
 	assert_null(strstr(a, "op peak -1"));
+	free(a);
+	/* small figures get a small axis: 20 KiB ends at 32 KiB, not 256 */
+	struct svg_bars small[] = { { "x dec", { 20480, 6144, 0 } } };
+	a = svg_grouped_bars(&text, small, 1, names, NULL);
+	assert_non_null(strstr(a, ">32 KiB</text>"));
+	assert_null(strstr(a, ">256 KiB</text>"));
 	free(a);
 }
 
