@@ -22,7 +22,6 @@
 #include "site/site.h"
 #include "stats/stats.h"
 #include "util/fsutil.h"
-#include "util/fsutil.h"
 #include "util/util.h"
 
 /* A loaded evidence file of one system. */
@@ -672,6 +671,26 @@ static void check_site(struct val *v, struct loaded *l, const struct report_out 
 	site_files_free(&site);
 }
 
+/* A reviewer's survey.conf verdict "ICCS-only" over a scan that found own
+ * primitives reachable from the API (docs/method.md §10.6): not a failure,
+ * because the reading may be right, but worth a second look. */
+static void warn_iccs_only_with_hits(const struct loaded *l)
+{
+	for (size_t s = 0; l->ds && s < l->ids.n; s++)
+		for (size_t i = 0; i < l->ds[s].n_cand; i++) {
+			const struct ds_candidate *c = &l->ds[s].cand[i];
+			const json_t *scan = json_object_get(json_object_get(c->survey, "automatic"), "scan");
+			size_t hits = json_is_array(scan) ? json_array_size(scan) : 0;
+			if (!c->survey || strcmp(jget_str(c->survey, "verdict", ""), "ICCS-only") || !hits)
+				continue;
+			ngcc_warning("data/%s/profile/%s/survey.json: verdict ICCS-only (from %s) but "
+				     "the scan found %zu own primitive(s) reachable from the API, "
+				     "first: %s; re-read the source or correct survey.conf",
+				     l->ids.items[s], c->id, jget_str(c->survey, "source", "?"), hits,
+				     json_string_value(json_array_get(scan, 0)));
+		}
+}
+
 /* ---- main ------------------------------------------------------------------------------------ */
 
 static int push_system_id(char *f[SEMI_FIELDS], void *ids)
@@ -712,6 +731,7 @@ int validate_dataset(const char *dataset, const struct validate_opts *o,
 	struct report_out pages;
 	load_all(dataset, &l);
 	v.c.problems += size_audit_check_loaded(dataset, &l.ids, l.ds, v.out);
+	warn_iccs_only_with_hits(&l);
 	check_pages(&v, &l, &pages);
 	check_site(&v, &l, pages.n ? &pages : NULL);
 	report_out_free(&pages);

@@ -3,7 +3,8 @@
 # the example package, whose helper calls per operation are derived below
 # from its source, a fixture with its own Keccak (bypass, round constants
 # reachable from the API, an unreachable SHA-256 table that must not count)
-# and a fixture that never calls the DRNG.  Then the survey.conf override,
+# and a fixture that never calls the DRNG.  Then the survey.conf override
+# (and validate's warning about an ICCS-only reading over reachable hits),
 # resume, an LTO build (relink refused) and the unfixed-host refusal.
 #
 # The example package comes measured and profiled by the suite's shared
@@ -208,6 +209,16 @@ printf 'keccakkem; maybe; ?\n' >"$ws/survey.conf"
 ngcc profile --run runs/c keccakkem --allow-unfixed-host=test >"$ws/p3.out" 2>&1 || fail "bad conf run"
 grep -q "survey.conf:1: verdict 'maybe'" "$ws/p3.out" || fail "bad verdict not reported: $(cat "$ws/p3.out")"
 grep -q "^SURVEY keccakkem bypass" "$ws/p3.out" || fail "automatic verdict after a bad conf"
+# A reviewer's ICCS-only over reachable own primitives is published as
+# read, and validate warns about it (docs/method.md §10.6).
+printf 'keccakkem; ICCS-only; read by hand\n' >"$ws/survey.conf"
+ngcc profile --run runs/c keccakkem --allow-unfixed-host=test >"$ws/p6.out" 2>&1 || fail "ICCS-only conf run"
+ngcc publish --run runs/c --dataset "$ws/ds" --publish-unfixed >"$ws/pub.out" 2>&1 || fail "publish: $(cat "$ws/pub.out")"
+"$NGCC_BIN/ngcc-perf" validate "$ws/ds" >"$ws/v.out" 2>&1 || fail "validate: $(cat "$ws/v.out")"
+grep -q "profile/keccakkem/survey.json: verdict ICCS-only (from survey.conf) but the scan found [1-9][0-9]* own primitive" "$ws/v.out" ||
+	fail "no validate warning for ICCS-only with reachable hits: $(cat "$ws/v.out")"
+grep -q "profile/examplekem/survey.json: verdict ICCS-only" "$ws/v.out" &&
+	fail "validate warned about a clean candidate: $(cat "$ws/v.out")"
 rm "$ws/survey.conf"
 
 # LTO objects: the relink is refused with its reason on file.
