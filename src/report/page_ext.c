@@ -254,10 +254,15 @@ static void conditions(struct md_page *md, const struct ds_candidate *c)
 		char ov[FMT_MAX], dr[FMT_MAX];
 		char *cell = op_cell(in, r->op);
 		char *sw = switches_text(r->j);
+		const char *name = jget_str(ctr, "name", "none");
+		fmt_cycles(ov, has_o ? &o : NULL);
+		/* the unit where the figure is: a fallback counter counts ticks */
+		char *ov_unit = has_o ? xasprintf("%s %s", ov, is_fallback(name) ? "ticks" : "cycles")
+				      : xstrdup(ov);
 		snprintf(dr, sizeof dr, "%lld", jget_int(r->j, "disturbed_retries", 0));
-		const char *cells[6] = { cell, jget_str(ctr, "name", "none"),
-			fmt_cycles(ov, has_o ? &o : NULL), dr, sw, output_check(r->j) };
+		const char *cells[6] = { cell, name, ov_unit, dr, sw, output_check(r->j) };
 		md_row(md, cells);
+		free(ov_unit);
 		free(sw);
 		free(cell);
 	}

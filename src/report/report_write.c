@@ -86,6 +86,11 @@ int report_write_run(const char *workspace, const char *run, const char *out_dir
 		struct report_out pages;
 		report_render(&ds, 1, &pages);
 		rc = write_pages(out_dir, &pages, list);
+		if (rc == EXIT_OK && list)
+			fprintf(list, "note: the pages name evidence by its path in a published "
+				"dataset (data/%s/...); until `ngcc-perf publish --run %s` the "
+				"records and profiles are in %s and the KAT logs in build/<ID>/kat/\n",
+				ds.system_id, run, run);
 		if (rc == EXIT_OK && done) {
 			done->system_id = xstrdup(ds.system_id);
 			done->n_pages = pages.n;

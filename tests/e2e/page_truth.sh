@@ -6,7 +6,7 @@
 # this run" instead of a verdict over an empty table, on the candidate page,
 # the survey page and the summary legend, and `report` warns; counts agree
 # in number ("1 public-key candidate"), and a processor name takes "an"
-# where it starts with a vowel.
+# where it starts with a vowel.  A.5 states the counter overhead's unit.
 # shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
@@ -37,6 +37,16 @@ grep -q "(1 public-key candidate, 1 not profiled in this run)" "$ws/out/symmetri
 grep -q "| ExampleKEM | not profiled in this run | – | – |" "$ws/out/symmetric-survey.md" || fail "survey row"
 grep -q "Cycles without a share in parentheses are of candidates not profiled in this run" "$ws/out/$sys/index.md" ||
 	fail "summary legend"
+# report says where the evidence is until publish gives it the page's paths.
+grep -q "^note: the pages name evidence by its path in a published dataset (data/$sys/...); until \`ngcc-perf publish --run .*runs/c\` the records and profiles are in .*runs/c and the KAT logs in build/<ID>/kat/" "$ws/r1.out" ||
+	fail "report does not say where the evidence is before publish: $(cat "$ws/r1.out")"
+# A.5 gives the counter overhead with its unit.
+counter=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counter"]["name"])' \
+	"$(ls "$ws"/runs/c/records/examplekem/*.json | head -1)")
+unit=ticks   # a fallback counter counts reference ticks
+[ "$counter" != perf-user-cycles ] || unit=cycles
+grep -E "^\| \`ExampleKEM-128\` [a-z]+ \| [^|]+ \| [0-9][0-9,.]* $unit \|" "$page" >/dev/null ||
+	fail "A.5 counter overhead without its unit ($unit): $(grep -A4 'A.5' "$page")"
 for p in "$ws/out/$sys/index.md" "$ws/out/$sys/method.md"; do
 	! grep -qE " of a [AEIOUaeiou]" "$p" || fail "article: $(grep -E ' of a [AEIOU]' "$p")"
 done
