@@ -71,7 +71,7 @@ def example(K, eta1, eta2, du, dv):
     pk = polyvec + 32
     ct = K * 256 * du // 8 + 256 * dv // 8
     noise = lambda eta: (8 * 34, 8 * 2 * eta * 256 // 8)     # tag||seed||nonce
-    matrix = (8 * 36, 8 * 672)                                # tag||rho||i,j,blk
+    matrix = (8 * 36, 8 * 1024)                               # tag||rho||i,j,0
     sm3 = (8 * (1 + pk), 256)
     G = (8 * 65, 512)
     def add(d, shape, n):

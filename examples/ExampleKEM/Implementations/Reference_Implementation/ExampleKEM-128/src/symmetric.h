@@ -11,7 +11,7 @@
 #include "params.h"
 
 enum exkem_domain {
-	EXKEM_TAG_MATRIX = 0x01, /* XOF(rho, i, j, block) -> matrix entries */
+	EXKEM_TAG_MATRIX = 0x01, /* XOF(rho, i, j, 0) -> matrix entries */
 	EXKEM_TAG_NOISE = 0x02,  /* PRF(seed, nonce) -> noise bits */
 	EXKEM_TAG_G = 0x03,      /* G(m, H(pk)) -> (K, coins) */
 	EXKEM_TAG_H = 0x04,      /* H(pk) */
