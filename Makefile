@@ -36,12 +36,12 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc $(SANFLAGS) \
 CMARK_CFLAGS := $(shell pkg-config --cflags libcmark-gfm 2>/dev/null)
 CFLAGS  += $(CMARK_CFLAGS)
 LDFLAGS += $(SANFLAGS)
-LIBS     = -ljansson -lelf -lcrypto -larchive -lcmark-gfm-extensions -lcmark-gfm -ldl -lpthread -lm
+LIBS     = -ljansson -lelf -lcrypto -larchive -lcmark-gfm-extensions -lcmark-gfm -lexpat -ldl -lpthread -lm
 
 # Orchestrator modules: one folder per stage or concern, in layer order
 # (docs/architecture.md; scripts/check-layers enforces it).
 LIB_DIRS = src/util src/proc src/method src/stats src/evidence src/host \
-           src/package src/build src/kat src/selftest src/campaign src/model \
+           src/package src/build src/kat src/selftest src/campaign src/model src/check \
            src/charts src/report src/site src/dataset src/pipeline
 LIB_SRCS = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)

@@ -189,3 +189,43 @@ int elf_defines_symbol(const char *path, const char *name)
 	close(fd);
 	return found;
 }
+
+/* The bytes of section name in e, or NULL. */
+static Elf_Data *section_data(Elf *e, const char *name)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return NULL;
+	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+		GElf_Shdr sh;
+		const char *s;
+		if (gelf_getshdr(scn, &sh) && (s = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(s, name))
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+int elf_section_same(const char *a, const char *b, const char *name)
+{
+	int fa, fb, same = -1;
+	char *err = NULL;
+	Elf *ea = elf_open_file(a, &fa, &err);
+	free(err);
+	err = NULL;
+	if (!ea)
+		return -1;
+	Elf *eb = elf_open_file(b, &fb, &err);
+	free(err);
+	if (eb) {
+		Elf_Data *da = section_data(ea, name), *db = section_data(eb, name);
+		if (da && db)
+			same = da->d_size == db->d_size &&
+			       (!da->d_size || !memcmp(da->d_buf, db->d_buf, da->d_size));
+		elf_end(eb);
+		close(fb);
+	}
+	elf_end(ea);
+	close(fa);
+	return same;
+}

@@ -1,6 +1,8 @@
 /* build_job.c — see job.h. */
 #include "build/job.h"
 
+#include "evidence/paths.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -227,4 +229,15 @@ char *argv_render(const struct strlist *argv)
 		sb_addc(&sb, '\'');
 	}
 	return sb_detach(&sb);
+}
+
+json_t *argv_recorded(const struct strlist *argv)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < argv->n; i++) {
+		char *s = path_hide_ours(argv->items[i], NULL, NULL);
+		json_array_append_new(a, json_string(s));
+		free(s);
+	}
+	return a;
 }

@@ -27,4 +27,9 @@ int elf_has_lto(const char *path);
  * 0 if not, -1 if it cannot be read. */
 int elf_defines_symbol(const char *path, const char *name);
 
+/* 1 if section name holds the same bytes in both files, 0 if not, -1 if
+ * either file or section cannot be read (the check twins: -g must not
+ * change the code). */
+int elf_section_same(const char *a, const char *b, const char *name);
+
 #endif

@@ -27,20 +27,7 @@ void instrument_result_free(struct instrument_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-static json_t *argv_shown(const struct strlist *argv)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < argv->n; i++) {
-		char *s = path_hide_ours(argv->items[i], NULL, NULL);
-		json_array_append_new(a, json_string(s));
-		free(s);
-	}
-	return a;
-}
-
-/* The wrap symbols the candidate's own objects reference; the first object
- * that could not be read is the error. */
-static int referenced(const struct link_objects *objs, struct strlist *wrapped, char **err)
+int instrument_referenced(const struct link_objects *objs, struct strlist *wrapped, char **err)
 {
 	struct strlist undef = STRLIST_INIT;
 	int rc = 0;
@@ -142,7 +129,7 @@ static int compile_wrappers(const char *workspace, const char *obj, struct instr
 	sl_push_owned(&argv, xasprintf("%s/src/runtime/profwrap.c", ngcc_home()));
 	sl_push(&argv, "-o");
 	sl_push(&argv, obj);
-	out->compile_command = argv_shown(&argv);
+	out->compile_command = argv_recorded(&argv);
 	int rc = run_job(workspace, &argv, out, "wrapper compile");
 	sl_free(&argv);
 	return rc;
@@ -200,7 +187,7 @@ static int relink(const char *workspace, const json_t *entry, const char *cand, 
 	if (rc)
 		goto done;
 	relink_argv(link, out->library, wrapobj, map, &out->wrapped, &argv);
-	out->link_command = argv_shown(&argv);
+	out->link_command = argv_recorded(&argv);
 	rc = run_job(workspace, &argv, out, "instrumented link");
 	if (!rc) {
 		char *abslib = path_join(workspace, out->library);
@@ -242,7 +229,7 @@ int instrument_instance(const char *workspace, const json_t *entry,
 				       "to profile", which ? which : "build.json lto: true");
 		return 1;
 	}
-	if (referenced(objs, &out->wrapped, &out->error)) {
+	if (instrument_referenced(objs, &out->wrapped, &out->error)) {
 		char *e = out->error;
 		out->error = xasprintf("%s; rebuild with `ngcc-perf build %s`", e, cand);
 		free(e);

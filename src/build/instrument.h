@@ -43,4 +43,9 @@ int instrument_instance(const char *workspace, const json_t *entry,
 			const struct link_objects *objs, struct instrument_result *out);
 void instrument_result_free(struct instrument_result *r);
 
+/* Which of instrument_symbols the candidate's own objects reference (the
+ * check twins wrap get_random_number too); the first object that could
+ * not be read is the error.  0 or -1. */
+int instrument_referenced(const struct link_objects *objs, struct strlist *wrapped, char **err);
+
 #endif

@@ -11,6 +11,7 @@
 #ifndef NGCC_BUILD_JOB_H
 #define NGCC_BUILD_JOB_H
 
+#include <jansson.h>
 #include <sys/types.h>
 
 #include "util/util.h"
@@ -39,5 +40,8 @@ void job_release(struct job *j);
 
 /* Render argv for humans (build log): POSIX shell quoting where needed. */
 char *argv_render(const struct strlist *argv);
+/* argv as evidence records it: each argument with the workspace made
+ * relative and our tree written <ngcc-perf> (evidence/paths.h). */
+json_t *argv_recorded(const struct strlist *argv);
 
 #endif

@@ -23,6 +23,7 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_add(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_build(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_kat(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_check(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_check_host(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx);

@@ -19,6 +19,7 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_add
 #pragma weak cmd_build
 #pragma weak cmd_kat
+#pragma weak cmd_check
 #pragma weak cmd_check_host
 #pragma weak cmd_calibrate
 #pragma weak cmd_measure
@@ -41,6 +42,7 @@ static const struct command commands[] = {
 	{ "add", cmd_add, "ingest a submission package into the workspace", 1 },
 	{ "build", cmd_build, "compile every instance into build/<ID>/lib<label>.so", 0 },
 	{ "kat", cmd_kat, "reproduce the submitted Known-Answer Tests", 0 },
+	{ "check", cmd_check, "correctness, memory safety and constant time per instance", 0 },
 	{ "check-host", cmd_check_host, "report whether the host is fit to measure", 0 },
 	{ "calibrate", cmd_calibrate, "time one call per operation (planning input)", 0 },
 	{ "measure", cmd_measure, "time every operation in isolated processes", 0 },

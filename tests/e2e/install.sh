@@ -98,8 +98,12 @@ assert p["command"][0] == "<ngcc-perf>/bin/ngcc-perf-profile", p["command"]
 PY
 fi
 # Evidence names our files, never their location (docs/method.md §11.1).
-# (Build logs are for people and never published: they show real paths.)
-if grep -rlF --exclude="*.build.log" "$usr" "${evidence[@]}" >leaks.out; then
+# (Build logs are for people and never published: they show real paths.
+# So is what valgrind and the sanitizers wrote, kept in build/<ID>/check/raw/,
+# and the AddressSanitizer twin of `check`, whose global-variable
+# descriptors name each source file as compiled; check records do not.)
+if grep -rlF --exclude="*.build.log" --exclude-dir=raw --exclude-dir=asan --exclude="*.asan.so" \
+	"$usr" "${evidence[@]}" >leaks.out; then
 	fail "the installation path appears in: $(head -5 leaks.out)"
 fi
 

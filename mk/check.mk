@@ -1,0 +1,42 @@
+# check.mk — the check programs of `ngcc-perf check` (src/check/):
+#
+#   bin/ngcc-perf-check       always built without sanitizers: it runs the
+#                             functional suite on the timed library and
+#                             runs under valgrind, which cannot run an
+#                             AddressSanitizer program;
+#   bin/ngcc-perf-check-asan  the same sources, always built with
+#                             AddressSanitizer and UBSan: it loads the
+#                             instance rebuilt with the same sanitizers.
+#
+# Objects live apart ($(O)/checkprog/, $(O)/checkprog-asan/) so SAN=1
+# builds do not change either program.
+
+ifneq ($(wildcard src/driver/check_main.c),)
+CHECKPROG_SRCS = src/driver/check_main.c $(wildcard src/driver/check/*.c) \
+                 src/driver/child.c src/driver/loader.c
+CHECKPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS))
+CHECKPROG_ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
+                       -fno-sanitize-recover=undefined
+CHECKPROG_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog/%.o)
+CHECKPROG_ASAN_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog-asan/%.o)
+
+$(O)/checkprog/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CHECKPROG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/checkprog-asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CHECKPROG_CFLAGS) $(CHECKPROG_ASAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(BIN)/ngcc-perf-check: $(CHECKPROG_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -o $@ $(CHECKPROG_OBJS) -ljansson -ldl
+
+$(BIN)/ngcc-perf-check-asan: $(CHECKPROG_ASAN_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) $(CHECKPROG_ASAN_FLAGS) -o $@ \
+		$(CHECKPROG_ASAN_OBJS) -ljansson -ldl
+
+all: $(BIN)/ngcc-perf-check $(BIN)/ngcc-perf-check-asan
+tests: $(BIN)/ngcc-perf-check $(BIN)/ngcc-perf-check-asan
+endif

@@ -1,0 +1,321 @@
+/* check.c — see check.h: the instances, resume, the twins, the lines. */
+#include "check/check.h"
+
+#include "build/build.h"
+#include "build/twin.h"
+#include "campaign/progress.h"
+#include "check/run.h"
+#include "evidence/build_json.h"
+#include "evidence/check_json.h"
+#include "evidence/json.h"
+#include "package/conf.h"
+#include "util/fsutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PRINTED_FINDINGS 5
+
+/* Candidate types with checks (the check program's table, suite.h). */
+static const char *const checked_types[] = { "kem", NULL };
+
+void check_opts_init(struct check_opts *o, const char *workspace, int tty)
+{
+	memset(o, 0, sizeof *o);
+	o->workspace = workspace;
+	o->rounds = CHECK_DEFAULT_ROUNDS;
+	o->timeout_s = CHECK_DEFAULT_TIMEOUT_S;
+	o->jobs = 2;
+	o->tty = tty;
+}
+
+void check_opts_free(struct check_opts *o)
+{
+	sl_free(&o->ids);
+}
+
+struct totals {
+	int clean, found, incomplete, kept, skipped;
+	int worst;
+	struct progress progress;
+	int k;
+};
+
+static void note_exit(struct totals *t, int code)
+{
+	if (code > t->worst)
+		t->worst = code;
+}
+
+static int wanted(const struct check_opts *o, enum check_id id)
+{
+	return !o->only || (o->only & (1 << id));
+}
+
+static int type_checked(const char *type)
+{
+	for (const char *const *t = checked_types; *t; t++)
+		if (type && !strcmp(type, *t))
+			return 1;
+	return 0;
+}
+
+/* ---- resume --------------------------------------------------------------- */
+
+/* A complete record of the same library, rounds and suppressions. */
+static int still_valid(const json_t *rec, const char *lib_sha, long rounds, const char *supp_sha)
+{
+	if (!rec || evidence_check_schema(rec, CHECK_KIND, CHECK_VERSION) ||
+	    strcmp(jget_str(rec, "status", ""), "complete") ||
+	    strcmp(jget_str(rec, "library_sha256", ""), lib_sha ? lib_sha : "") ||
+	    jget_int(json_object_get(rec, "plan"), "rounds", -1) != rounds)
+		return 0;
+	const json_t *s = json_object_get(rec, "suppressions");
+	const char *had = json_is_object(s) ? jget_str(s, "sha256", "") : NULL;
+	return (!had && !supp_sha) || (had && supp_sha && !strcmp(had, supp_sha));
+}
+
+/* ---- printing --------------------------------------------------------------- */
+
+static void print_finding(const json_t *f)
+{
+	const json_t *loc = json_object_get(f, "location");
+	printf("  %s: %s", jget_str(f, "operation", "?"), jget_str(f, "kind", "?"));
+	if (json_is_object(loc) && jget_str(loc, "file", NULL))
+		printf(" at %s:%lld in %s", jget_str(loc, "file", "?"), jget_int(loc, "line", 0),
+		       jget_str(loc, "function", "?"));
+	if (json_is_integer(json_object_get(f, "round")))
+		printf(" [round %lld]", jget_int(f, "round", 0));
+	printf(" — %s\n", jget_str(f, "what", ""));
+}
+
+static void print_record(const struct check_target *t, const json_t *rec, int kept)
+{
+	const char *check = jget_str(rec, "check", "?");
+	const char *status = jget_str(rec, "status", "?");
+	const json_t *findings = json_object_get(rec, "findings");
+	size_t n = json_array_size(findings);
+	printf("CHECK %s %s %s ", t->cand, t->stem, check);
+	if (strcmp(status, "complete"))
+		printf("%s: %s", status, jget_str(rec, "status_detail", ""));
+	else if (!n)
+		printf("clean");
+	else
+		printf("%zu finding(s)", n);
+	struct strbuf sb = STRBUF_INIT;
+	if (!strcmp(status, "complete") && json_is_integer(json_object_get(rec, "rounds_done")))
+		sb_addf(&sb, "%lld round(s), ", jget_int(rec, "rounds_done", 0));
+	long long hidden = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(rec, "suppressed"), i, e)
+		hidden += jget_int(e, "count", 0);
+	if (hidden)
+		sb_addf(&sb, "%lld reviewed occurrence(s) suppressed, ", hidden);
+	sb_addf(&sb, "%.1f s%s", jget_real(rec, "wall_s", 0), kept ? ", kept from an earlier run" : "");
+	printf(" (%s)\n", sb.buf);
+	sb_free(&sb);
+	for (size_t i = 0; i < n && i < MAX_PRINTED_FINDINGS; i++)
+		print_finding(json_array_get(findings, i));
+	if (n > MAX_PRINTED_FINDINGS)
+		printf("  … %zu more in %s\n", n - MAX_PRINTED_FINDINGS, "the record");
+	fflush(stdout);
+}
+
+static void count(struct totals *tot, const json_t *rec, int kept)
+{
+	const char *v = jget_str(rec, "verdict", NULL);
+	if (kept)
+		tot->kept++;
+	if (v && !strcmp(v, "clean"))
+		tot->clean++;
+	else if (v)
+		tot->found++;
+	else
+		tot->incomplete++;
+	if (!v || strcmp(v, "clean"))
+		note_exit(tot, EXIT_FAILED);
+}
+
+/* ---- one instance ------------------------------------------------------------ */
+
+static int need_twins(const struct check_opts *o)
+{
+	return wanted(o, CHECK_SANITIZERS) || wanted(o, CHECK_MEMCHECK) || wanted(o, CHECK_CONSTTIME);
+}
+
+static void run_or_keep(const struct check_opts *o, const struct check_target *t, enum check_id id,
+			struct totals *tot)
+{
+	char *rel = check_record_path(t->cand, t->stem, check_names[id]);
+	char *path = path_join(o->workspace, rel);
+	const char *sha = NULL, *why = NULL;
+	check_library(t, id, &sha, &why);
+	const char *supp_sha = check_uses_suppressions(id) && t->supp ? t->supp_sha : NULL;
+	json_t *old = !o->redo && path_exists(path) ? evidence_load(path, NULL) : NULL;
+	tot->k++;
+	progress_unit(&tot->progress, tot->k, t->cand, t->stem, check_names[id]);
+	if (still_valid(old, sha, check_rounds(o, id), supp_sha)) {
+		progress_clear(&tot->progress);
+		print_record(t, old, 1);
+		count(tot, old, 1);
+	} else {
+		json_t *rec = check_run(t, id, o);
+		progress_clear(&tot->progress);
+		if (evidence_write(path, rec)) {
+			ngcc_error("cannot write %s: %s", path, strerror(errno));
+			note_exit(tot, EXIT_SYSTEM);
+		} else {
+			print_record(t, rec, 0);
+			count(tot, rec, 0);
+		}
+		json_decref(rec);
+	}
+	progress_done(&tot->progress, 0);
+	json_decref(old);
+	free(path);
+	free(rel);
+}
+
+static void suppressions_of(const struct check_opts *o, struct check_target *t, char **supp)
+{
+	*supp = xasprintf("candidates/%s/%s", t->cand, CHECK_SUPPRESSIONS);
+	char *abs = path_join(o->workspace, *supp);
+	if (path_is_file(abs) && !sha256_file_hex(abs, t->supp_sha))
+		t->supp = *supp;
+	free(abs);
+}
+
+static void check_instance(const struct check_opts *o, const char *cand, const char *type,
+			   const struct instance_conf *ic, json_t *entry, struct totals *tot)
+{
+	struct check_target t;
+	struct twin_set twins;
+	char *stem = build_stem(ic), *supp = NULL;
+	memset(&t, 0, sizeof t);
+	memset(&twins, 0, sizeof twins);
+	t.workspace = o->workspace;
+	t.cand = cand;
+	t.label = ic->label;
+	t.stem = stem;
+	t.instance = ic->instance;
+	t.type = ic->type ? ic->type : type;
+	t.variant = ic->variant;
+	t.timed_library = jget_str(entry, "library", NULL);
+	t.compiler = jget_str(entry, "compiler", NULL);
+	char *timed = t.timed_library ? path_join(o->workspace, t.timed_library) : NULL;
+	if (!timed || sha256_file_hex(timed, t.timed_sha)) {
+		printf("CHECK %s %s skipped: not built (run `ngcc-perf build %s`)\n", cand, stem, cand);
+		tot->skipped++;
+	} else if (!type_checked(t.type)) {
+		printf("CHECK %s %s skipped: no checks for %s candidates yet (KEM only)\n", cand, stem,
+		       t.type ? t.type : "unknown");
+		tot->skipped++;
+	} else {
+		suppressions_of(o, &t, &supp);
+		if (need_twins(o)) {
+			if (twin_build(o->workspace, entry, o->jobs, &twins) < 0)
+				ngcc_warning("%s %s: the check builds failed: %s", cand, stem,
+					     twins.t[0].error ? twins.t[0].error : "unknown error");
+			t.twins = &twins;
+		}
+		for (int id = 0; id < CHECK_N; id++)
+			if (wanted(o, (enum check_id)id))
+				run_or_keep(o, &t, (enum check_id)id, tot);
+	}
+	twin_set_free(&twins);
+	free(timed);
+	free(supp);
+	free(stem);
+}
+
+static void check_candidate(const struct check_opts *o, const char *id, struct totals *tot)
+{
+	char *conf_path = xasprintf("%s/candidates/%s/candidate.conf", o->workspace, id);
+	struct candidate_conf conf;
+	char *err = NULL;
+	json_t *doc = NULL;
+	memset(&conf, 0, sizeof conf);
+	if (!path_is_file(conf_path)) {
+		ngcc_error("%s: no such candidate in %s (no %s); add it with `ngcc-perf add PACKAGE "
+			   "--id %s`", id, o->workspace, conf_path, id);
+		note_exit(tot, EXIT_INPUT);
+	} else if (conf_read(conf_path, &conf, &err)) {
+		ngcc_error("%s (fix the file, or re-add the candidate)", err);
+		note_exit(tot, EXIT_INPUT);
+	} else if (!(doc = build_json_load(o->workspace, id, &err))) {
+		ngcc_error("%s", err);
+		note_exit(tot, EXIT_INPUT);
+	} else {
+		for (size_t i = 0; i < conf.n_inst; i++) {
+			struct instance_conf *ic = &conf.inst[i];
+			if (!ic->enabled)
+				continue;
+			char *stem = build_stem(ic), *key = build_json_key(id, stem);
+			check_instance(o, id, conf.type, ic, build_json_entry(doc, key), tot);
+			free(stem);
+			free(key);
+		}
+	}
+	json_decref(doc);
+	conf_free(&conf);
+	free(err);
+	free(conf_path);
+}
+
+static int count_units(const struct check_opts *o, const struct strlist *ids)
+{
+	int n = 0, per = 0;
+	for (int id = 0; id < CHECK_N; id++)
+		per += wanted(o, (enum check_id)id);
+	for (size_t i = 0; i < ids->n; i++) {
+		char *p = xasprintf("%s/candidates/%s/candidate.conf", o->workspace, ids->items[i]);
+		struct candidate_conf c;
+		char *err = NULL;
+		memset(&c, 0, sizeof c);
+		if (!conf_read(p, &c, &err))
+			for (size_t k = 0; k < c.n_inst; k++)
+				n += c.inst[k].enabled * per;
+		free(err);
+		conf_free(&c);
+		free(p);
+	}
+	return n;
+}
+
+int check_phase(const struct check_opts *o)
+{
+	struct strlist ids = STRLIST_INIT;
+	for (size_t i = 0; i < o->ids.n; i++)
+		sl_push(&ids, o->ids.items[i]);
+	char *dir = path_join(o->workspace, "candidates");
+	if (!ids.n && dir_list_having(dir, "candidate.conf", &ids)) {
+		ngcc_error("no candidates in workspace %s (%s: %s); add one with `ngcc-perf add PACKAGE`",
+			   o->workspace, dir, strerror(errno));
+		free(dir);
+		sl_free(&ids);
+		return EXIT_INPUT;
+	}
+	free(dir);
+	struct totals tot;
+	memset(&tot, 0, sizeof tot);
+	progress_init(&tot.progress, o->tty, "check", count_units(o, &ids), 0);
+	for (size_t i = 0; i < ids.n; i++)
+		check_candidate(o, ids.items[i], &tot);
+	progress_clear(&tot.progress);
+	sl_free(&ids);
+	int records = tot.clean + tot.found + tot.incomplete;
+	fprintf(stderr, "check: %d record(s): %d clean, %d with findings, %d not complete "
+		"(%d kept from earlier runs); %d instance(s) skipped\n", records, tot.clean,
+		tot.found, tot.incomplete, tot.kept, tot.skipped);
+	if (tot.worst > EXIT_FAILED)
+		return tot.worst;
+	if (!records) {
+		ngcc_error("nothing was checked in %s: no built instance of a checked type (KEM)",
+			   o->workspace);
+		return EXIT_INPUT;
+	}
+	return tot.worst;
+}

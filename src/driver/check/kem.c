@@ -1,0 +1,503 @@
+/*
+ * kem.c — the KEM suites of the check program (suite.h).
+ *
+ * One functional round r (the DRNG seeded with the round's seed):
+ *
+ *   keygen → pk, sk          rc 0, lengths 1..getter, canaries
+ *   enc(pk) → ss, ct         rc 0, lengths, canaries, pk unmodified
+ *   dec(sk, ct) → ss2        rc 0, ss2 = ss (same length), canaries,
+ *                            sk and ct unmodified
+ *   dec(sk, ct) again        the same return code and secret
+ *   dec(sk, ct') where ct' has one bit flipped (byte and bit chosen from
+ *                            r): a non-zero return (explicit rejection) or
+ *                            another secret (implicit rejection); then
+ *                            again, giving the same result
+ *   rounds < 16: keygen, enc, dec again from the same seed on buffers whose
+ *                            data start 1..7 bytes off alignment: a working
+ *                            round trip, and the same bytes as the aligned
+ *                            run wherever the candidate is deterministic
+ *                            given the DRNG seed
+ *
+ * Overlapping input and output buffers are not tried: the ICCS KEM API
+ * does not allow them (the record says so).
+ *
+ * The constant-time round: keygen (the library marks the DRNG output
+ * secret), declassify pk; mark sk secret; enc, declassify ct; dec, and dec
+ * of a tampered ct.  Return codes and lengths are declassified after every
+ * call, so only the candidate's own use of secrets is reported.
+ */
+#include "driver/check/gbuf.h"
+#include "driver/check/suite.h"
+#include "driver/check/watch.h"
+#include "runtime/ngcc_abi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNALIGNED_ROUNDS 16
+
+#define T_ROUNDTRIP "round trip"
+#define T_LENGTHS "returned lengths"
+#define T_CANARIES "canaries"
+#define T_INPUTS "inputs unmodified"
+#define T_DETERMINISM "deterministic decapsulation"
+#define T_TAMPER "tampered ciphertext"
+#define T_UNALIGNED "unaligned buffers"
+#define T_OVERLAP "overlapping buffers"
+#define T_CONSTTIME "constant-time run"
+
+#define OVERLAP_NOTE "not applicable: the ICCS KEM API does not allow overlapping input and output buffers"
+
+/* One set of buffers: ss2 and ss3 take decapsulation outputs, ctt the
+ * tampered ciphertext. */
+struct kem_set {
+	struct gbuf pk, sk, ct, ss, ss2, ss3, ctt;
+};
+
+struct kem_check {
+	struct check_run *r;
+	const struct candidate_lib *lib;
+	const struct ngcc_meta *m;
+	struct kem_set a;          /* aligned, reused every round */
+	long round;
+};
+
+static int set_alloc(struct kem_set *s, const struct ngcc_meta *m, size_t off)
+{
+	memset(s, 0, sizeof *s);
+	return gbuf_alloc(&s->pk, "pk", m->pk_bytes, off) ||
+	       gbuf_alloc(&s->sk, "sk", m->sk_bytes, off) ||
+	       gbuf_alloc(&s->ct, "ct", m->ct_bytes, off) ||
+	       gbuf_alloc(&s->ss, "ss", m->ss_bytes, off) ||
+	       gbuf_alloc(&s->ss2, "ss", m->ss_bytes, off) ||
+	       gbuf_alloc(&s->ss3, "ss", m->ss_bytes, off) ||
+	       gbuf_alloc(&s->ctt, "ct", m->ct_bytes, off) ? -1 : 0;
+}
+
+static void set_free(struct kem_set *s)
+{
+	struct gbuf *all[] = { &s->pk, &s->sk, &s->ct, &s->ss, &s->ss2, &s->ss3, &s->ctt };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		gbuf_free(all[i]);
+}
+
+/* ---- one call: context published, inputs guarded, everything checked --- */
+
+struct call {
+	struct watch_call w;       /* w.call: the call in words, for findings */
+	struct gbuf *in[2];        /* inputs: protected, compared afterwards */
+	unsigned char *snap[2];
+	int nin;
+	struct gbuf *out[3];
+	int nout;
+	struct gbuf *all[WATCH_MAX_BUFS];   /* inputs and outputs, for the guards */
+	int nall;
+	int rc;
+};
+
+static void call_begin(struct kem_check *k, struct call *c, const char *test, const char *op)
+{
+	memset(c, 0, sizeof *c);
+	c->w.round = k->round;
+	c->w.test = test;
+	c->w.op = op;
+}
+
+/* The buffer as the call context describes it. */
+static void describe(struct call *c, const struct gbuf *b, int readonly)
+{
+	c->w.bufs[c->w.nbufs++] = (struct watch_buf){ b->name, b->data, b->map, b->cap, b->len,
+						      b->map_len, readonly };
+}
+
+static void call_input(struct call *c, struct gbuf *b)
+{
+	c->in[c->nin++] = b;
+	c->all[c->nall++] = b;
+	describe(c, b, 1);
+}
+
+static void call_output(struct call *c, struct gbuf *b)
+{
+	gbuf_clear(b);
+	b->len = b->cap;
+	c->out[c->nout++] = b;
+	c->all[c->nall++] = b;
+	describe(c, b, 0);
+}
+
+/* Snapshot and protect the inputs, publish the context. */
+static void call_enter(struct kem_check *k, struct call *c)
+{
+	for (int i = 0; i < c->nin; i++) {
+		struct gbuf *b = c->in[i];
+		c->snap[i] = malloc(b->cap ? (size_t)b->cap : 1);
+		if (c->snap[i])
+			memcpy(c->snap[i], b->data, (size_t)b->cap);
+		if (k->r->protect_inputs)
+			gbuf_protect(b, 1);
+	}
+	watch_enter(&c->w);
+}
+
+static void check_lengths(struct kem_check *k, struct call *c)
+{
+	for (int i = 0; i < c->nout; i++) {
+		struct gbuf *b = c->out[i];
+		if (b->len >= 1 && b->len <= b->cap) {
+			tally_pass(&k->r->tally, T_LENGTHS, c->w.op);
+			continue;
+		}
+		tally_fail(&k->r->tally, T_LENGTHS, c->w.op, b->name, k->round, c->w.call,
+			   "returned %s_len %llu, outside 1..%llu (the getter)",
+			   b->name, b->len, b->cap);
+		/* The getter's length from here on, so the next call is not
+		 * blamed for this one. */
+		b->len = b->cap;
+	}
+}
+
+static void check_guards(struct kem_check *k, struct call *c)
+{
+	for (int i = 0; i < c->nall; i++) {
+		struct gbuf *b = c->all[i];
+		long long where;
+		if (!gbuf_guard_damaged(b, &where)) {
+			tally_pass(&k->r->tally, T_CANARIES, c->w.op);
+			continue;
+		}
+		char key[32];
+		snprintf(key, sizeof key, "%s %s", b->name, where < 0 ? "before" : "after");
+		gbuf_guard_restore(b);
+		if (where < 0)
+			tally_fail(&k->r->tally, T_CANARIES, c->w.op, key, k->round, c->w.call,
+				   "wrote %lld byte(s) before the start of %s", -where, b->name);
+		else
+			tally_fail(&k->r->tally, T_CANARIES, c->w.op, key, k->round, c->w.call,
+				   "wrote past the end of %s: byte %lld of a %llu-byte buffer",
+				   b->name, where, b->cap);
+	}
+}
+
+static void check_inputs(struct kem_check *k, struct call *c)
+{
+	for (int i = 0; i < c->nin; i++) {
+		struct gbuf *b = c->in[i];
+		const unsigned char *s = c->snap[i];
+		size_t at = 0;
+		while (s && at < b->cap && s[at] == b->data[at])
+			at++;
+		if (!s || at == b->cap) {
+			tally_pass(&k->r->tally, T_INPUTS, c->w.op);
+			continue;
+		}
+		tally_fail(&k->r->tally, T_INPUTS, c->w.op, b->name, k->round, c->w.call,
+			   "changed its input %s (first changed byte %zu of %llu)",
+			   b->name, at, b->cap);
+		/* Restored, so the later checks see the input they were given. */
+		memcpy(b->data, s, (size_t)b->cap);
+	}
+}
+
+/* After the call: unprotect, declassify what the harness reads (return
+ * code, lengths), then the functional checks. */
+static int call_end(struct kem_check *k, struct call *c, int rc)
+{
+	watch_returned();
+	if (k->r->protect_inputs)
+		for (int i = 0; i < c->nin; i++)
+			gbuf_protect(c->in[i], 0);
+	watch_public(&rc, sizeof rc);
+	for (int i = 0; i < c->nout; i++)
+		watch_public(&c->out[i]->len, sizeof c->out[i]->len);
+	c->rc = rc;
+	if (k->r->suite != SUITE_CONSTTIME) {
+		if (!rc)
+			check_lengths(k, c);
+		check_guards(k, c);
+		check_inputs(k, c);
+	}
+	for (int i = 0; i < c->nin; i++)
+		free(c->snap[i]);
+	return rc;
+}
+
+static int do_keygen(struct kem_check *k, struct kem_set *s, const char *test, struct call *c)
+{
+	call_begin(k, c, test, "keygen");
+	call_output(c, &s->pk);
+	call_output(c, &s->sk);
+	snprintf(c->w.call, sizeof c->w.call, "kem_keygen(pk, &pk_len, sk, &sk_len)");
+	call_enter(k, c);
+	int rc = k->lib->kem_keygen(s->pk.data, &s->pk.len, s->sk.data, &s->sk.len);
+	return call_end(k, c, rc);
+}
+
+static int do_enc(struct kem_check *k, struct kem_set *s, const char *test, struct call *c)
+{
+	call_begin(k, c, test, "enc");
+	call_input(c, &s->pk);
+	call_output(c, &s->ss);
+	call_output(c, &s->ct);
+	snprintf(c->w.call, sizeof c->w.call, "kem_enc(pk, %llu, ss, &ss_len, ct, &ct_len)",
+		 s->pk.len);
+	call_enter(k, c);
+	int rc = k->lib->kem_enc(s->pk.data, s->pk.len, s->ss.data, &s->ss.len,
+				 s->ct.data, &s->ct.len);
+	return call_end(k, c, rc);
+}
+
+/* dec(sk, ct) into out; what names ct in the call text. */
+static int do_dec(struct kem_check *k, struct kem_set *s, struct gbuf *ct, struct gbuf *out,
+		  const char *test, const char *what, struct call *c)
+{
+	call_begin(k, c, test, "dec");
+	call_input(c, &s->sk);
+	call_input(c, ct);
+	call_output(c, out);
+	snprintf(c->w.call, sizeof c->w.call, "kem_dec(sk, %llu, %s, %llu, ss, &ss_len)",
+		 s->sk.len, what, ct->len);
+	call_enter(k, c);
+	int rc = k->lib->kem_dec(s->sk.data, s->sk.len, ct->data, ct->len, out->data, &out->len);
+	return call_end(k, c, rc);
+}
+
+static int same_bytes(const struct gbuf *a, const struct gbuf *b)
+{
+	return a->len == b->len && a->len <= a->cap && !memcmp(a->data, b->data, (size_t)a->len);
+}
+
+/* ---- functional round ---------------------------------------------------- */
+
+static int op_ok(struct kem_check *k, const struct call *c, const char *test)
+{
+	if (!c->rc) {
+		tally_pass(&k->r->tally, test, c->w.op);
+		return 1;
+	}
+	char key[32];
+	snprintf(key, sizeof key, "rc %d", c->rc);
+	tally_fail(&k->r->tally, test, c->w.op, key, k->round, c->w.call,
+		   "kem_%s returned %d on honest input", c->w.op, c->rc);
+	return 0;
+}
+
+/* keygen, enc, dec on s; 1 when all three worked and dec(enc) = ss. */
+static int round_trip(struct kem_check *k, struct kem_set *s, const char *test)
+{
+	struct call c;
+	do_keygen(k, s, test, &c);
+	if (!op_ok(k, &c, test))
+		return 0;
+	do_enc(k, s, test, &c);
+	if (!op_ok(k, &c, test))
+		return 0;
+	/* dec: one check, its return code and then its secret */
+	if (do_dec(k, s, &s->ct, &s->ss2, test, "ct", &c)) {
+		op_ok(k, &c, test);
+		return 0;
+	}
+	if (same_bytes(&s->ss2, &s->ss)) {
+		tally_pass(&k->r->tally, test, "dec");
+		return 1;
+	}
+	if (s->ss2.len == s->ss.len)
+		tally_fail(&k->r->tally, test, "dec", "ss differs", k->round, c.w.call,
+			   "dec(enc(pk)) gave another shared secret");
+	else
+		tally_fail(&k->r->tally, test, "dec", "ss length", k->round, c.w.call,
+			   "dec(enc(pk)) gave a shared secret of %llu bytes, enc one of %llu",
+			   s->ss2.len, s->ss.len);
+	return 0;
+}
+
+/* Decapsulate ct again: the same return code and secret as first. */
+static void check_repeat(struct kem_check *k, struct kem_set *s, struct gbuf *ct,
+			 const struct gbuf *first, int first_rc, const char *what)
+{
+	struct call c;
+	int rc = do_dec(k, s, ct, &s->ss3, T_DETERMINISM, what, &c);
+	if (rc == first_rc && (rc || same_bytes(&s->ss3, first))) {
+		tally_pass(&k->r->tally, T_DETERMINISM, "dec");
+		return;
+	}
+	tally_fail(&k->r->tally, T_DETERMINISM, "dec", what, k->round, c.w.call,
+		   "two decapsulations of the same %s gave different results (return %d, then %d)",
+		   what, first_rc, rc);
+}
+
+static void tamper_position(long round, unsigned long long len, unsigned long long *byte, int *bit)
+{
+	if (round == 0)
+		*byte = 0;
+	else if (round == 1)
+		*byte = len - 1;
+	else
+		*byte = ((unsigned long long)round * 2654435761ull) % len;
+	*bit = (int)(round % 8);
+}
+
+/* ct' = ct with one bit flipped, into s->ctt; its description in what. */
+static void make_tampered(const struct kem_check *k, struct kem_set *s, char *what, size_t cap)
+{
+	unsigned long long byte;
+	int bit;
+	tamper_position(k->round, s->ct.len, &byte, &bit);
+	gbuf_clear(&s->ctt);
+	memcpy(s->ctt.data, s->ct.data, (size_t)s->ct.len);
+	s->ctt.len = s->ct.len;
+	s->ctt.data[byte] ^= (unsigned char)(1u << bit);
+	snprintf(what, cap, "ct with byte %llu bit %d flipped", byte, bit);
+}
+
+static void check_tamper(struct kem_check *k, struct kem_set *s)
+{
+	char what[96];
+	struct call c;
+	make_tampered(k, s, what, sizeof what);
+	int rc = do_dec(k, s, &s->ctt, &s->ss2, T_TAMPER, what, &c);
+	if (rc == 0 && same_bytes(&s->ss2, &s->ss))
+		tally_fail(&k->r->tally, T_TAMPER, "dec", "accepted", k->round, c.w.call,
+			   "accepted a tampered ciphertext: return 0 and the honest shared secret");
+	else
+		tally_pass(&k->r->tally, T_TAMPER, "dec");
+	check_repeat(k, s, &s->ctt, &s->ss2, rc, "tampered ciphertext");
+}
+
+/* The aligned keygen and enc once more from the round's seed, into p:
+ * which of pk, sk, ct, ss the candidate reproduces from one seed. */
+static void reproducible(struct kem_check *k, int same[4])
+{
+	struct kem_set p;
+	struct call c;
+	memset(same, 0, 4 * sizeof *same);
+	if (!set_alloc(&p, k->m, 0)) {
+		check_seed_round(k->r, k->round, NULL);
+		if (!do_keygen(k, &p, T_UNALIGNED, &c)) {
+			same[0] = same_bytes(&p.pk, &k->a.pk);
+			same[1] = same_bytes(&p.sk, &k->a.sk);
+			/* enc from the aligned run's pk, like the first run */
+			memcpy(p.pk.data, k->a.pk.data, (size_t)k->a.pk.len);
+			p.pk.len = k->a.pk.len;
+			if (!do_enc(k, &p, T_UNALIGNED, &c)) {
+				same[2] = same_bytes(&p.ct, &k->a.ct);
+				same[3] = same_bytes(&p.ss, &k->a.ss);
+			}
+		}
+	}
+	set_free(&p);
+}
+
+/* Same seed, buffers off alignment: the round trip works and the outputs
+ * equal the aligned run's wherever the candidate is deterministic. */
+static void check_unaligned(struct kem_check *k)
+{
+	struct kem_set u;
+	size_t off = 1 + (size_t)(k->round % 7);
+	if (set_alloc(&u, k->m, off)) {
+		set_free(&u);
+		return;
+	}
+	check_seed_round(k->r, k->round, NULL);
+	if (round_trip(k, &u, T_UNALIGNED)) {
+		struct { const char *op; struct gbuf *x, *y; } cmp[4] = {
+			{ "keygen", &u.pk, &k->a.pk }, { "keygen", &u.sk, &k->a.sk },
+			{ "enc", &u.ct, &k->a.ct }, { "enc", &u.ss, &k->a.ss },
+		};
+		int differ = 0, same[4] = { 1, 1, 1, 1 };
+		for (int i = 0; i < 4; i++)
+			differ |= !same_bytes(cmp[i].x, cmp[i].y);
+		if (differ)
+			reproducible(k, same);
+		for (int i = 0; i < 4; i++) {
+			if (!same[i])
+				continue;   /* not reproducible from the seed even aligned */
+			if (same_bytes(cmp[i].x, cmp[i].y)) {
+				tally_pass(&k->r->tally, T_UNALIGNED, cmp[i].op);
+				continue;
+			}
+			char call[128];
+			snprintf(call, sizeof call, "kem_%s with every buffer %zu byte(s) off alignment",
+				 cmp[i].op, off);
+			tally_fail(&k->r->tally, T_UNALIGNED, cmp[i].op, cmp[i].x->name, k->round, call,
+				   "%s differs from the aligned run with the same seed", cmp[i].x->name);
+		}
+	}
+	set_free(&u);
+}
+
+static void functional_round(struct kem_check *k)
+{
+	check_seed_round(k->r, k->round, NULL);
+	if (!round_trip(k, &k->a, T_ROUNDTRIP))
+		return;
+	check_repeat(k, &k->a, &k->a.ct, &k->a.ss2, 0, "ciphertext");
+	check_tamper(k, &k->a);
+	if (k->round < UNALIGNED_ROUNDS)
+		check_unaligned(k);
+}
+
+/* ---- constant-time round -------------------------------------------------- */
+
+static void ct_round(struct kem_check *k)
+{
+	struct kem_set *s = &k->a;
+	struct call c;
+	char what[96];
+	check_seed_round(k->r, k->round, NULL);
+	do_keygen(k, s, T_CONSTTIME, &c);
+	if (!op_ok(k, &c, T_CONSTTIME))
+		return;
+	watch_public(s->pk.data, (size_t)s->pk.len);
+	watch_secret(s->sk.data, (size_t)s->sk.len);
+	do_enc(k, s, T_CONSTTIME, &c);
+	if (!op_ok(k, &c, T_CONSTTIME))
+		return;
+	watch_public(s->ct.data, (size_t)s->ct.len);
+	do_dec(k, s, &s->ct, &s->ss2, T_CONSTTIME, "ct", &c);
+	if (!op_ok(k, &c, T_CONSTTIME))
+		return;
+	make_tampered(k, s, what, sizeof what);
+	do_dec(k, s, &s->ctt, &s->ss3, T_CONSTTIME, what, &c);
+	tally_pass(&k->r->tally, T_CONSTTIME, "dec");
+	/* The harness's own comparison, on declassified copies. */
+	watch_public(s->ss.data, (size_t)s->ss.len);
+	watch_public(s->ss2.data, (size_t)s->ss2.len);
+	if (same_bytes(&s->ss2, &s->ss))
+		tally_pass(&k->r->tally, T_ROUNDTRIP, "dec");
+	else
+		tally_fail(&k->r->tally, T_ROUNDTRIP, "dec", "ss differs", k->round,
+			   "kem_dec(sk, ct) after kem_enc(pk)",
+			   "dec(enc(pk)) gave another shared secret");
+}
+
+/* ---- the suite -------------------------------------------------------------- */
+
+static int kem_run(struct check_run *r)
+{
+	struct kem_check k = { .r = r, .lib = r->lib, .m = r->lib->meta };
+	if (set_alloc(&k.a, k.m, 0)) {
+		fprintf(stderr, "ngcc-perf-check: cannot map buffers for pk %llu, sk %llu, "
+			"ct %llu, ss %llu bytes\n", k.m->pk_bytes, k.m->sk_bytes, k.m->ct_bytes,
+			k.m->ss_bytes);
+		set_free(&k.a);
+		return -1;
+	}
+	if (r->suite != SUITE_CONSTTIME) {
+		tally_not_applicable(&r->tally, T_OVERLAP, "enc", OVERLAP_NOTE);
+		tally_not_applicable(&r->tally, T_OVERLAP, "dec", OVERLAP_NOTE);
+	}
+	for (long i = 0; check_next_round(r, i); i++) {
+		k.round = r->first_round + i;
+		if (r->suite == SUITE_CONSTTIME)
+			ct_round(&k);
+		else
+			functional_round(&k);
+		r->rounds_done = i + 1;
+	}
+	set_free(&k.a);
+	return 0;
+}
+
+const struct check_type check_type_kem = { NGCC_TYPE_KEM, "kem", kem_run };

@@ -1,0 +1,165 @@
+/* check_json.c — see check_json.h. */
+#include "evidence/check_json.h"
+
+#include "evidence/json.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const check_names[CHECK_N] = { "functional", "sanitizers", "memcheck", "consttime" };
+const char *const check_titles[CHECK_N] = { "functional", "ASan+UBSan", "memcheck", "constant time" };
+
+/* Operations in page order; others follow in order of appearance. */
+static const char *const op_order[] = { "keygen", "enc", "dec", "sign", "verify", "exchange",
+	"init_a", "init_b", "derive_a", "derive_b", NULL };
+
+enum check_id check_by_name(const char *name)
+{
+	for (int i = 0; i < CHECK_N; i++)
+		if (name && !strcmp(name, check_names[i]))
+			return (enum check_id)i;
+	return CHECK_N;
+}
+
+json_t *check_record_new(const char *candidate, const char *label, const char *instance,
+			 const char *type, const char *variant, const char *check)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", evidence_schema(CHECK_KIND, CHECK_VERSION));
+	json_object_set_new(j, "status", json_string("failed"));
+	json_object_set_new(j, "status_detail", json_null());
+	json_object_set_new(j, "verdict", json_null());
+	json_object_set_new(j, "candidate", jstr_or_null(candidate));
+	json_object_set_new(j, "label", jstr_or_null(label));
+	json_object_set_new(j, "instance", jstr_or_null(instance));
+	json_object_set_new(j, "type", jstr_or_null(type));
+	json_object_set_new(j, "variant", jstr_or_null(variant));
+	json_object_set_new(j, "check", jstr_or_null(check));
+	static const char *const nulls[] = { "library", "library_sha256", "timed_library",
+		"timed_library_sha256", "build", "tool", "command", "suppressions", "plan",
+		"started_utc", "ended_utc", "wall_s", "process", "raw_output", "rounds_done",
+		"budget_reached", NULL };
+	for (const char *const *k = nulls; *k; k++)
+		json_object_set_new(j, *k, json_null());
+	json_object_set_new(j, "tests", json_array());
+	json_object_set_new(j, "findings", json_array());
+	json_object_set_new(j, "suppressed", json_array());
+	json_object_set_new(j, "operations", json_object());
+	json_object_set_new(j, "findings_count", json_integer(0));
+	return j;
+}
+
+json_t *check_finding_new(const char *kind, const char *operation, const char *what,
+			  const char *call, long round, long occurrences)
+{
+	json_t *f = json_object();
+	json_object_set_new(f, "id", json_integer(0));
+	json_object_set_new(f, "kind", jstr_or_null(kind));
+	json_object_set_new(f, "operation", jstr_or_null(operation));
+	json_object_set_new(f, "what", jstr_or_null(what));
+	json_object_set_new(f, "call", jstr_or_null(call));
+	json_object_set_new(f, "round", round < 0 ? json_null() : json_integer(round));
+	json_object_set_new(f, "occurrences", json_integer(occurrences));
+	json_object_set_new(f, "location", json_null());
+	json_object_set_new(f, "stack", json_array());
+	json_object_set_new(f, "origin", json_null());
+	json_object_set_new(f, "suppression", json_null());
+	json_object_set_new(f, "repro", json_null());
+	return f;
+}
+
+/* The operations object derived from findings, in page order. */
+static json_t *derive_operations(const json_t *findings)
+{
+	json_t *ops = json_object();
+	for (const char *const *o = op_order; *o; o++) {
+		size_t i;
+		json_t *f;
+		json_array_foreach((json_t *)findings, i, f)
+			if (!strcmp(jget_str(f, "operation", ""), *o))
+				json_object_set_new(ops, *o, json_pack("{s:i, s:i, s:{}}", "findings", 0,
+								       "occurrences", 0, "kinds"));
+	}
+	size_t i;
+	json_t *f;
+	json_array_foreach((json_t *)findings, i, f) {
+		const char *op = jget_str(f, "operation", "unknown");
+		json_t *e = json_object_get(ops, op);
+		if (!e) {
+			e = json_pack("{s:i, s:i, s:{}}", "findings", 0, "occurrences", 0, "kinds");
+			json_object_set_new(ops, op, e);
+		}
+		json_object_set_new(e, "findings", json_integer(jget_int(e, "findings", 0) + 1));
+		json_object_set_new(e, "occurrences", json_integer(jget_int(e, "occurrences", 0) +
+								   jget_int(f, "occurrences", 0)));
+		json_t *kinds = json_object_get(e, "kinds");
+		const char *kind = jget_str(f, "kind", "unknown");
+		json_object_set_new(kinds, kind, json_integer(jget_int(kinds, kind, 0) + 1));
+	}
+	return ops;
+}
+
+static const char *derive_verdict(const json_t *rec)
+{
+	if (strcmp(jget_str(rec, "status", ""), "complete"))
+		return NULL;
+	return json_array_size(json_object_get(rec, "findings")) ? "findings" : "clean";
+}
+
+void check_record_derive(json_t *rec)
+{
+	json_t *findings = json_object_get(rec, "findings");
+	size_t i;
+	json_t *f;
+	json_array_foreach(findings, i, f)
+		json_object_set_new(f, "id", json_integer((json_int_t)i + 1));
+	json_object_set_new(rec, "operations", derive_operations(findings));
+	json_object_set_new(rec, "findings_count", json_integer((json_int_t)json_array_size(findings)));
+	json_object_set_new(rec, "verdict", jstr_or_null(derive_verdict(rec)));
+}
+
+int check_record_recompute(const json_t *rec, char **why)
+{
+	const json_t *findings = json_object_get(rec, "findings");
+	if (!json_is_array(findings)) {
+		*why = xstrdup("findings is not an array");
+		return -1;
+	}
+	if (check_by_name(jget_str(rec, "check", NULL)) == CHECK_N) {
+		*why = xasprintf("unknown check '%s'", jget_str(rec, "check", ""));
+		return -1;
+	}
+	size_t i;
+	json_t *f;
+	json_array_foreach((json_t *)findings, i, f)
+		if (jget_int(f, "id", 0) != (long long)i + 1) {
+			*why = xasprintf("finding %zu has id %lld", i + 1, jget_int(f, "id", 0));
+			return -1;
+		}
+	json_t *ops = derive_operations(findings);
+	int same = json_equal(ops, json_object_get(rec, "operations"));
+	json_decref(ops);
+	const char *verdict = derive_verdict(rec);
+	const json_t *v = json_object_get(rec, "verdict");
+	if (!same)
+		*why = xstrdup("operations is not the count of findings per operation and kind");
+	else if (jget_int(rec, "findings_count", -1) != (long long)json_array_size(findings))
+		*why = xasprintf("findings_count is not the number of findings (%zu)",
+				 json_array_size(findings));
+	else if (verdict ? !json_is_string(v) || strcmp(json_string_value(v), verdict) : !json_is_null(v))
+		*why = xasprintf("verdict is not %s", verdict ? verdict : "null (status not complete)");
+	else
+		return 0;
+	return -1;
+}
+
+char *check_record_path(const char *cand, const char *stem, const char *check)
+{
+	return xasprintf("build/%s/check/%s__%s.json", cand, stem, check);
+}
+
+char *check_record_published(const char *cand, const char *stem, const char *check)
+{
+	return xasprintf("check/%s/%s__%s.json", cand, stem, check);
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# check.sh — `ngcc-perf check` end to end on FlawKEM ($NGCC_FIXTURES/check,
+# generated from tests/fixtures/check/: one clean instance and one per
+# defect), on the example package, and on the hostile KAT fixtures that
+# crash, exit or hang.  Checks: every defect is reported by the right check as the right
+# kind of finding, in the right operation, at the source line just below
+# its "FLAW:" mark, and nowhere else; the clean instance and the examples
+# are clean in all four checks; records have their keys in order and their
+# derived fields agree (recomputed here); a finding's repro command
+# replays it alone; a reviewed suppression turns a finding into a
+# suppressed count; resume keeps complete records; crash, exit and hang
+# become a crash finding in the right call or a timeout; exit codes.
+# Small round counts: the point is the wiring, not statistics.
+# shared: example-built
+set -euo pipefail
+: "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+ws=$(mktemp -d /tmp/ngcc-e2e-check.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
+ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
+command -v valgrind >/dev/null || fail "valgrind is not installed (scripts/bootstrap installs it)"
+
+# The example added, built and KAT-tested (as examplekem), plus FlawKEM.
+shared_copy example-built "$ws"
+pkg=$NGCC_FIXTURES/check/FlawKEM
+ngcc add "$pkg" --id flawkem >/dev/null
+ngcc build flawkem >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
+
+# ---- FlawKEM: each defect caught by the right check, at the right line ----
+rc=0
+ngcc check flawkem --rounds 300 >"$ws/c1.out" 2>"$ws/c1.err" || rc=$?
+cat "$ws/c1.out"
+[ "$rc" = 1 ] || fail "check with findings exited $rc, expected 1: $(cat "$ws/c1.err")"
+grep -q "^check: 24 record(s): 15 clean, 9 with findings, 0 not complete" "$ws/c1.err" ||
+	fail "summary: $(cat "$ws/c1.err")"
+
+python3 - "$ws" "$pkg" <<'PY' || fail "FlawKEM records"
+import json, os, sys
+ws, pkg = sys.argv[1:3]
+impl = os.path.join(pkg, "Implementations/Reference_Implementation")
+def flaw_line(label, mark):
+    """The 1-based line just below the comment "/* FLAW: <mark>..." """
+    src = open(os.path.join(impl, label, "KEM_AlgorithmInstance.c")).read().split("\n")
+    lines = [i + 2 for i, l in enumerate(src) if "/* FLAW: " + mark in l]
+    assert len(lines) == 1, (label, mark, lines)
+    return lines[0]
+def src_of(label):
+    return f"candidates/flawkem/source/Implementations/Reference_Implementation/{label}/KEM_AlgorithmInstance.c"
+order = ["schema", "status", "status_detail", "verdict", "candidate", "label", "instance", "type",
+         "variant", "check", "library", "library_sha256", "timed_library", "timed_library_sha256",
+         "build", "tool", "command", "suppressions", "plan", "started_utc", "ended_utc", "wall_s",
+         "process", "raw_output", "rounds_done", "budget_reached", "tests", "findings", "suppressed",
+         "operations", "findings_count"]
+fkeys = ["id", "kind", "operation", "what", "call", "round", "occurrences", "location", "stack",
+         "origin", "suppression", "repro"]
+def load(label, check):
+    p = os.path.join(ws, f"build/flawkem/check/{label}__{check}.json")
+    return json.load(open(p))
+def derived(r):
+    ops = {}
+    for o in ["keygen", "enc", "dec"]:
+        for f in r["findings"]:
+            if f["operation"] == o and o not in ops:
+                ops[o] = {"findings": 0, "occurrences": 0, "kinds": {}}
+    for f in r["findings"]:
+        e = ops.setdefault(f["operation"], {"findings": 0, "occurrences": 0, "kinds": {}})
+        e["findings"] += 1
+        e["occurrences"] += f["occurrences"]
+        e["kinds"][f["kind"]] = e["kinds"].get(f["kind"], 0) + 1
+    return ops
+# (label, check) -> (kind, operation, (the FLAW comment it must point
+# below, the function there) or None)
+expect = {
+    ("SecretBranch", "consttime"): ("secret-dependent branch", "dec", ("extra hashing", "flaw")),
+    ("SecretIndex", "consttime"): ("secret-dependent memory index", "dec", ("an S-box", "flaw")),
+    ("OobRare", "sanitizers"): ("invalid read", "dec", ("one byte past", "flaw")),
+    ("WritesInput", "functional"): ("inputs unmodified", "dec", None),
+    ("WritesInput", "sanitizers"): ("inputs unmodified", "dec", None),
+    ("WritesInput", "memcheck"): ("input written", "dec", ("the ciphertext is used", "kem_dec")),
+    ("AcceptsTampered", "functional"): ("tampered ciphertext", "dec", None),
+    ("AcceptsTampered", "sanitizers"): ("tampered ciphertext", "dec", None),
+    ("AcceptsTampered", "memcheck"): ("tampered ciphertext", "dec", None),
+}
+labels = ["Clean", "SecretBranch", "SecretIndex", "OobRare", "WritesInput", "AcceptsTampered"]
+checks = ["functional", "sanitizers", "memcheck", "consttime"]
+# AcceptsTampered fails the tamper test in all three functional runs; the
+# rest of its checks and of every other instance are clean.
+for label in labels:
+    for check in checks:
+        r = load(label, check)
+        where = f"{label} {check}"
+        assert list(r) == order, (where, list(r))
+        assert r["schema"] == "ngcc-perf/check/1" and r["status"] == "complete", (where, r["status_detail"])
+        assert r["candidate"] == "flawkem" and r["label"] == label and r["check"] == check, where
+        assert r["operations"] == derived(r), (where, r["operations"])
+        assert r["findings_count"] == len(r["findings"]), where
+        assert [f["id"] for f in r["findings"]] == list(range(1, len(r["findings"]) + 1)), where
+        for f in r["findings"]:
+            assert list(f) == fkeys, (where, list(f))
+        want = expect.get((label, check))
+        if not want:
+            assert r["verdict"] == "clean" and not r["findings"], (where, r["findings"])
+            continue
+        kind, op, mark = want
+        assert r["verdict"] == "findings" and len(r["findings"]) == 1, (where, r["findings"])
+        f = r["findings"][0]
+        assert f["kind"] == kind and f["operation"] == op, (where, f)
+        if mark is not None:
+            loc = f["location"]
+            assert loc["file"] == src_of(label), (where, loc)
+            assert loc["line"] == flaw_line(label, mark[0]), (where, loc, flaw_line(label, mark[0]))
+            assert loc["function"] == mark[1], (where, loc)
+        assert f["repro"]["round"] == f["round"], (where, f)
+        cmd = f["repro"]["command"]
+        assert cmd[-4:] == ["--first-round", str(f["round"]), "--rounds", "1"], (where, cmd)
+        assert not any(a.startswith("--xml") for a in cmd), (where, cmd)
+        # No absolute path anywhere in a record (publish would refuse it).
+        assert "\"/" not in json.dumps(r), where
+# The exercised libraries: timed, then the twins.
+libs = {c: load("Clean", c)["library"] for c in checks}
+assert libs == {"functional": "build/flawkem/libClean.so",
+                "sanitizers": "build/flawkem/check/libClean.asan.so",
+                "memcheck": "build/flawkem/check/libClean.debug.so",
+                "consttime": "build/flawkem/check/libClean.ct.so"}, libs
+dbg = load("Clean", "memcheck")["build"]
+assert dbg["flags_added"] == ["-g"] and dbg["text_identical_to_timed"] is True, dbg
+assert load("Clean", "consttime")["build"]["drng_wrapped"] is True
+assert load("Clean", "functional")["build"] is None
+ct = load("SecretBranch", "consttime")
+assert ct["findings"][0]["origin"] == "secret key", ct["findings"][0]
+assert ct["tool"]["checker"].startswith("valgrind-"), ct["tool"]
+fn = load("Clean", "functional")
+assert fn["rounds_done"] == 300 and fn["plan"]["rounds"] == 300, fn["plan"]
+tests = {(t["test"], t["operation"]): t for t in fn["tests"]}
+assert tests[("round trip", "dec")]["checks"] == 300, tests[("round trip", "dec")]
+assert tests[("tampered ciphertext", "dec")]["checks"] == 300
+assert tests[("unaligned buffers", "keygen")]["checks"] > 0
+assert tests[("overlapping buffers", "dec")]["checks"] == 0 and tests[("overlapping buffers", "dec")]["note"]
+print("flawkem records: ok")
+PY
+
+# The sanitizer finding's repro command replays it alone.
+repro=$(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"][0]
+print(" ".join(a.replace("<ngcc-perf>/bin", sys.argv[2]) for a in f["repro"]["command"]))
+' "$ws/build/flawkem/check/OobRare__sanitizers.json" "$NGCC_BIN")
+(cd "$ws" && $repro >"$ws/repro.out" 2>&1) || true
+grep -q "AddressSanitizer: use-after-poison" "$ws/repro.out" || fail "repro did not reproduce: $repro"
+grep -q "in flaw .*OobRare/KEM_AlgorithmInstance.c:" "$ws/repro.out" || fail "repro stack: $(head -8 "$ws/repro.out")"
+
+# ---- resume: nothing redone while library, plan and suppressions stand ----
+ngcc check flawkem --rounds 300 --only consttime >"$ws/c2.out" 2>&1 || true
+[ "$(grep -c 'kept from an earlier run' "$ws/c2.out")" = 6 ] || fail "resume: $(cat "$ws/c2.out")"
+
+# ---- a reviewed suppression: the finding becomes a suppressed count ----
+python3 - "$ws" <<'PY'
+import json, sys
+ws = sys.argv[1]
+f = json.load(open(f"{ws}/build/flawkem/check/SecretBranch__consttime.json"))["findings"][0]
+open(f"{ws}/candidates/flawkem/check.supp", "w").write("# reviewed in the test\n" + f["suppression"])
+PY
+ngcc check flawkem --only consttime >"$ws/c3.out" 2>&1 || true
+grep -q "CHECK flawkem SecretBranch consttime clean (2 round(s), [0-9]* reviewed occurrence(s) suppressed" "$ws/c3.out" ||
+	fail "suppressed: $(cat "$ws/c3.out")"
+python3 - "$ws/build/flawkem/check/SecretBranch__consttime.json" <<'PY' || fail "suppressed record"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verdict"] == "clean" and r["findings"] == [], r["findings"]
+assert r["suppressions"]["file"] == "candidates/flawkem/check.supp", r["suppressions"]
+assert len(r["suppressed"]) == 1 and r["suppressed"][0]["count"] > 0, r["suppressed"]
+assert r["suppressed"][0]["name"].startswith("ngcc-perf secret-dependent branch: flaw at KEM_AlgorithmInstance.c:"), r["suppressed"]
+PY
+
+# ---- the examples come out clean ----
+ngcc check examplekem --rounds 20 >"$ws/ex.out" 2>&1 || fail "examples not clean: $(cat "$ws/ex.out")"
+[ "$(grep -c '^CHECK examplekem .* clean (' "$ws/ex.out")" = 8 ] || fail "example lines: $(cat "$ws/ex.out")"
+
+# ---- crash, exit and hang (the KAT gate's hostile fixtures) ----
+ngcc add "$NGCC_FIXTURES/hostile/HostileKEM" --id hostile >/dev/null
+ngcc build hostile >/dev/null 2>&1 || true
+rc=0
+ngcc check hostile --only functional --rounds 20 --timeout 5 >"$ws/h.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "hostile exit $rc: $(cat "$ws/h.out")"
+grep -q "^CHECK hostile CrashEnc functional 1 finding(s)" "$ws/h.out" || fail "crash: $(cat "$ws/h.out")"
+grep -q "^  enc: crash \[round 0\] — the process ended inside the call: killed by signal 11" "$ws/h.out" ||
+	fail "crash finding: $(cat "$ws/h.out")"
+grep -q "^  keygen: crash \[round 0\] — the process ended inside the call: exit 0" "$ws/h.out" ||
+	fail "exit finding: $(cat "$ws/h.out")"
+grep -q "^CHECK hostile HangDec functional timeout: timed out after 5 s during kem_dec" "$ws/h.out" ||
+	fail "hang: $(cat "$ws/h.out")"
+grep -q "^CHECK hostile OverrunCt functional 1 finding(s)" "$ws/h.out" || fail "overrun: $(cat "$ws/h.out")"
+grep -q "^  enc: canaries \[round 0\] — wrote past the end of ct" "$ws/h.out" || fail "canary: $(cat "$ws/h.out")"
+grep -q "^CHECK hostile CompileError skipped: not built" "$ws/h.out" || fail "not built: $(cat "$ws/h.out")"
+
+# ---- usage ----
+rc=0; ngcc check nosuch >/dev/null 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "unknown candidate exited $rc"
+rc=0; ngcc check --only bogus >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "bad --only exited $rc"
+echo "check: ok"
