@@ -18,7 +18,8 @@ static void campaign_usage(FILE *out)
 		"\n"
 		"Run the whole pipeline for the given submission packages (paths; added\n"
 		"as candidates unless already present) or candidate ids: add, build,\n"
-		"kat, calibrate, measure, the memory pass, profile and report.\n"
+		"kat, check (with --check), calibrate, measure, the memory pass, profile\n"
+		"and report.\n"
 		"Instances whose KAT did not pass are still timed and marked\n"
 		"kat_not_passed; BUILDFAIL, LOADFAIL and CRASH instances are not timed.\n"
 		"Rerunning the same command resumes.\n"
@@ -30,6 +31,10 @@ static void campaign_usage(FILE *out)
 		"%s"
 		"  --out DIR            folder of the pages (default: <workspace>/reports)\n"
 		"  --no-memory-pass     skip the memory pass (docs/method.md §8) after measure\n"
+		"  --check              run `ngcc-perf check` after kat (correctness,\n"
+		"                       sanitizers, valgrind, constant time); its records\n"
+		"                       go on the pages\n"
+		"  --check-rounds N     round trips of the functional checks (default 1000)\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every phase succeeded (all KATs PASS, every record and profile\n"
@@ -39,7 +44,35 @@ static void campaign_usage(FILE *out)
 		engine_options_help);
 }
 
-/* Remove `--out DIR` / `--out=DIR` (ours, not the engine's) from argv. */
+/* Remove `--check` and `--check-rounds N` (ours) from argv into r.  0, or
+ * -1 on a bad value. */
+static int take_check_options(int *argc, char **argv, struct campaign_request *r)
+{
+	int w = 1, rc = 0;
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[w++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--check")) {
+			r->check = 1;
+		} else if (!strcmp(argv[i], "--check-rounds") && i + 1 < *argc) {
+			char *end;
+			r->check_rounds = strtol(argv[++i], &end, 10);
+			if (*end || end == argv[i] || r->check_rounds < 1) {
+				ngcc_error("--check-rounds %s: expected a positive whole number", argv[i]);
+				rc = -1;
+			}
+		} else {
+			argv[w++] = argv[i];
+		}
+	}
+	*argc = w;
+	argv[w] = NULL;
+	return rc;
+}
+
 /* Remove `--out DIR` / `--out=DIR` (ours, not the engine's) from argv. */
 static const char *take_out_option(int *argc, char **argv)
 {
@@ -70,6 +103,10 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 	engine_opts_init(&r.o, ctx->workspace, ctx->tty);
 	const char *pages_out = take_out_option(&argc, argv);
 	r.memory_pass = !memory_strip_option(&argc, argv);
+	if (take_check_options(&argc, argv, &r)) {
+		engine_opts_free(&r.o);
+		return EXIT_USAGE;
+	}
 	int rc = engine_parse_cli(argc, argv, &r.o, campaign_usage);
 	if (rc) {
 		engine_opts_free(&r.o);

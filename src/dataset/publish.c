@@ -13,6 +13,7 @@
 #include "dataset/publish_util.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
+#include "evidence/check_json.h"
 #include "evidence/json.h"
 #include "evidence/names.h"
 #include "evidence/paths.h"
@@ -20,7 +21,6 @@
 #include "model/size_audit.h"
 #include "package/conf.h"
 #include "util/atomic.h"
-#include "util/fsutil.h"
 #include "util/fsutil.h"
 #include "util/util.h"
 
@@ -49,7 +49,7 @@ struct pub {
 	struct strlist cands;       /* candidates with published evidence */
 	struct strlist deferred;    /* "<cand>/<stem>" left out */
 	struct strlist unfixed;     /* evidence files taken on an unfixed host */
-	size_t n_records, n_profiles, n_kat, n_pages;
+	size_t n_records, n_profiles, n_kat, n_checks, n_pages;
 };
 
 /* The string with the run and workspace prefixes dropped and our own tree
@@ -292,6 +292,37 @@ static int publish_kat(struct pub *p, const char *cand, const char *stem, json_t
 	return rc;
 }
 
+/* The instance's check records (build/<cand>/check/ in the workspace) as
+ * check/<cand>/<stem>__<check>.json. */
+static int publish_checks(struct pub *p, const char *cand, const char *stem)
+{
+	int rc = 0;
+	for (int k = 0; k < CHECK_N && !rc; k++) {
+		char *wrel = check_record_path(cand, stem, check_names[k]);
+		char *src = workspace_file(p, wrel);
+		if (path_is_file(src)) {
+			char *err = NULL;
+			json_t *j = evidence_load(src, &err);
+			if (!j) {
+				ngcc_error("corrupt check record %s (%s); run `ngcc-perf check %s "
+					   "--redo`", src, err ? err : "unreadable", cand);
+				rc = -1;
+			} else {
+				char *rel = check_record_published(cand, stem, check_names[k]);
+				relativize(p, j);
+				rc = write_json(p, rel, j);
+				p->n_checks++;
+				free(rel);
+			}
+			json_decref(j);
+			free(err);
+		}
+		free(src);
+		free(wrel);
+	}
+	return rc;
+}
+
 /* The candidate's algorithm name and type (candidate.conf), added to its
  * published entries: the dataset has no candidates/ folder, and the pages
  * name the algorithm. */
@@ -341,6 +372,8 @@ static int publish_build(struct pub *p)
 				continue;
 			json_t *copy = json_deep_copy(e);
 			rc = publish_kat(p, cand, stem, copy);
+			if (!rc)
+				rc = publish_checks(p, cand, stem);
 			add_identity(p, cand, copy);
 			relativize(p, copy);
 			json_object_set_new(all, key, copy);
@@ -757,8 +790,8 @@ int publish_dataset(const struct publish_opts *o)
 	if (!rc)
 		fprintf(o->out ? o->out : stdout,
 			"publish: data/%s: %zu timing record(s), %zu profile(s), %zu KAT log(s), "
-			"%zu instance(s) deferred%s; %zu page(s) in %s/reports\n",
-			p.sys, p.n_records, p.n_profiles, p.n_kat, p.deferred.n,
+			"%zu check record(s), %zu instance(s) deferred%s; %zu page(s) in %s/reports\n",
+			p.sys, p.n_records, p.n_profiles, p.n_kat, p.n_checks, p.deferred.n,
 			p.unfixed.n ? " (unfixed host, published with --publish-unfixed)" : "",
 			p.n_pages, o->dataset);
 	evidence_list_free(&ev);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "campaign/memory.h"
+#include "evidence/check_json.h"
 #include "dataset/publish_util.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
@@ -504,6 +505,32 @@ static void check_memory(struct val *v, const char *rel, const json_t *m)
 	free(op);
 }
 
+/* ---- (4c) check records ------------------------------------------------------------------ */
+
+/* check/<cand>/<stem>__<check>.json: the derived fields recomputed, the
+ * instance in build.json and the record made on its library. */
+static void check_check_record(struct val *v, const char *rel, const json_t *c)
+{
+	char *key = NULL, *name = NULL, *why = NULL;
+	if (evidence_key(rel, &key, &name) || check_by_name(name) == CHECK_N ||
+	    strcmp(name, jget_str(c, "check", ""))) {
+		problem(v, rel, "not a check/<cand>/<label>__<check>.json file of its check");
+	} else if (check_record_recompute(c, &why)) {
+		problem(v, rel, "%s (recomputed from the findings)", why);
+	} else if (v->instances) {
+		const json_t *e = json_object_get(v->instances, key);
+		const char *built = jget_str(e, "library_sha256", NULL);
+		if (!e)
+			problem(v, rel, "instance %s is not in build.json", key);
+		else if (built && strcmp(built, jget_str(c, "timed_library_sha256", "")))
+			problem(v, rel, "made on another build of %s (timed_library_sha256 differs "
+				"from build.json)", key);
+	}
+	free(why);
+	free(key);
+	free(name);
+}
+
 static void check_evidence(struct val *v)
 {
 	for (size_t i = 0; i < v->n_files; i++) {
@@ -517,6 +544,9 @@ static void check_evidence(struct val *v)
 		else if (str_starts_with(rel, "memory/") &&
 			 !evidence_check_schema(j, MEMORY_KIND, MEMORY_VERSION))
 			check_memory(v, rel, j);
+		else if (str_starts_with(rel, "check/") &&
+			 !evidence_check_schema(j, CHECK_KIND, CHECK_VERSION))
+			check_check_record(v, rel, j);
 		else if (!str_starts_with(rel, "profile/") && strchr(rel, '/') &&
 			 jget_bool(json_object_get(j, "host"), "unfixed", 0))
 			check_unfixed(v, rel, j);

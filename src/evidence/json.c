@@ -94,7 +94,7 @@ static const struct {
 	{ "campaign", 1 }, { "build", 1 }, { "record", 1 }, { "profile", 1 },
 	{ "survey", 1 }, { "relink-failed", 1 }, { "publish", 1 },
 	{ "size-audit", 1 }, { "memory", 1 }, { "samples", 1 }, { "pool", 1 },
-	{ "calibration", 1 },
+	{ "calibration", 1 }, { "check", 1 },
 };
 
 /* ---- schemas --------------------------------------------------------------- */

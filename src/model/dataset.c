@@ -221,6 +221,36 @@ static void load_extra_dir(const char *root, const char *kind, struct ds_candida
 	free(dir);
 }
 
+/* ---- check records ------------------------------------------------------ */
+
+/* The instance's check records: from the workspace's build/<cand>/check/
+ * in a run, from check/<cand>/ in a published dataset. */
+static void load_checks(const struct ds_source *src, const struct ds_candidate *c,
+			struct ds_instance *in)
+{
+	for (int k = 0; k < CHECK_N; k++) {
+		char *rel = check_record_published(c->id, in->stem, check_names[k]);
+		char *path;
+		if (src->workspace) {
+			char *wrel = check_record_path(c->id, in->stem, check_names[k]);
+			path = path_join(src->workspace, wrel);
+			free(wrel);
+		} else {
+			path = path_join(src->root, rel);
+		}
+		json_t *j = path_exists(path) ? evidence_load(path, NULL) : NULL;
+		if (j && evidence_check_schema(j, CHECK_KIND, CHECK_VERSION)) {
+			json_decref(j);   /* another version: as if not checked */
+			j = NULL;
+		}
+		in->check[k] = j;
+		in->check_rel[k] = j ? rel : NULL;
+		if (!j)
+			free(rel);
+		free(path);
+	}
+}
+
 /* ---- KAT ---------------------------------------------------------------- */
 
 static char *kat_log_path(const struct ds_source *src, const struct ds_candidate *c,
@@ -425,6 +455,7 @@ static int load_candidate(const struct ds_source *src, struct dataset *ds,
 		if (in->n_prof)
 			qsort(in->prof, in->n_prof, sizeof *in->prof, op_entry_cmp);
 		load_kat(src, c, in);
+		load_checks(src, c, in);
 		if (in->build && kat_issue_excludes(ds, c->id, in->label))
 			json_object_set_new(in->build, "excluded", json_true());
 	}
@@ -628,6 +659,10 @@ void dataset_free(struct dataset *ds)
 			free(in->extra_item);
 			free(in->extra_json);
 			free(in->extra_path);
+			for (int k = 0; k < CHECK_N; k++) {
+				json_decref(in->check[k]);
+				free(in->check_rel[k]);
+			}
 			free(in->rec);
 			free(in->prof);
 			json_decref(in->build);
@@ -689,6 +724,16 @@ int ds_system_rendered(const struct dataset *ds, const char *id)
 }
 
 /* ---- lookups --------------------------------------------------------- */
+
+int ds_has_checks(const struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		for (size_t k = 0; k < ds->cand[i].n_inst; k++)
+			for (int c = 0; c < CHECK_N; c++)
+				if (ds->cand[i].inst[k].check[c])
+					return 1;
+	return 0;
+}
 
 const struct ds_record *ds_find_record(const struct ds_instance *in, const char *op)
 {

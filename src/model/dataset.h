@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "evidence/check_json.h"
 #include "util/util.h"
 
 /* A `;`-separated catalog: `#` comments and blank lines dropped, fields
@@ -57,6 +58,11 @@ struct ds_instance {
 	char **extra_item, **extra_path;
 	json_t **extra_json;  /* memory/ records ("ngcc-perf/memory/1"), else NULL */
 	size_t n_extra;
+	/* check records by enum check_id (check/<cand>/<stem>__<check>.json;
+	 * a run reads them from the workspace's build/<cand>/check/), NULL
+	 * when absent or of another schema version */
+	json_t *check[CHECK_N];
+	char *check_rel[CHECK_N];   /* check/<cand>/<stem>__<check>.json */
 };
 
 struct ds_candidate {
@@ -110,6 +116,8 @@ int ds_profile_complete(const struct ds_profile *p);
 /* The complete memory record (memory/<cand>/<stem>__<op>.json) of an
  * operation, or NULL. */
 const json_t *ds_find_memory(const struct ds_instance *in, const char *op);
+/* 1 when some instance of the dataset has a check record. */
+int ds_has_checks(const struct dataset *ds);
 /* Catalog row whose first field is id (and second is label when label is
  * not NULL); NULL when none. */
 char **csv_find(const struct csv_table *t, const char *id, const char *label);

@@ -1,6 +1,7 @@
 /*
  * campaign.c — `campaign` (docs/method.md §2): add (for package paths), build, kat,
- * then calibrate and measure, the memory pass, profile, and finally the
+ * with --check the checks, then calibrate and measure, the memory pass,
+ * profile, and finally the
  * report pages, all in this process by calling each stage in turn.
  * Instances whose KAT did not pass are still timed and marked; BUILDFAIL,
  * LOADFAIL and CRASH instances are not timed.
@@ -11,6 +12,7 @@
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "campaign/profile.h"
+#include "check/check.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "kat/gate.h"
@@ -106,7 +108,20 @@ static int run_kat(const struct campaign_request *r, const struct strlist *ids)
 	return kat_gate(&k, ids);
 }
 
-/* Run one of build and kat, and record it as a phase of the run. */
+static int run_check(const struct campaign_request *r, const struct strlist *ids)
+{
+	struct check_opts c;
+	check_opts_init(&c, r->o.workspace, r->o.tty);
+	if (r->check_rounds > 0)
+		c.rounds = r->check_rounds;
+	for (size_t i = 0; i < ids->n; i++)
+		sl_push(&c.ids, ids->items[i]);
+	int rc = check_phase(&c);
+	check_opts_free(&c);
+	return rc;
+}
+
+/* Run one of build, kat and check, and record it as a phase of the run. */
 static int timed_phase(const struct campaign_request *r, const char *name,
 		       int (*fn)(const struct campaign_request *, const struct strlist *),
 		       const struct strlist *ids, const char *run)
@@ -172,6 +187,8 @@ int campaign_run(struct campaign_request *r)
 		int k = timed_phase(r, "kat", run_kat, &ids, run);
 		if (b > EXIT_FAILED || k > EXIT_FAILED)
 			ngcc_warning("campaign: build exited %d and kat %d; measuring what was built", b, k);
+		if (r->check)
+			k = worse(k, timed_phase(r, "check", run_check, &ids, run));
 		for (size_t i = 0; i < ids.n; i++)
 			sl_push(&o->ids, ids.items[i]);
 		/* measure, memory and profile: one environment capture each */

@@ -1,7 +1,8 @@
 /*
  * campaign.h — `campaign` (docs/method.md §2): the whole chain for a list of
- * packages or candidate ids — host check, add, build, kat, measure (with
- * its calibration), the memory pass, profile and report — in one process,
+ * packages or candidate ids — host check, add, build, kat, optionally the
+ * checks, measure (with its calibration), the memory pass, profile and
+ * report — in one process,
  * each stage called in turn and recorded as a phase of the run.
  */
 #ifndef NGCC_PIPELINE_CAMPAIGN_H
@@ -15,6 +16,8 @@ struct campaign_request {
 	struct strlist args;     /* package paths (added unless present) or candidate ids */
 	const char *pages_out;   /* folder of the pages, absolute */
 	int memory_pass;         /* run the memory pass after measure */
+	int check;               /* run `check` after kat */
+	long check_rounds;       /* its round trips; 0: the default */
 };
 
 /*

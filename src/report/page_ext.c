@@ -418,22 +418,34 @@ static void profile_detail(struct md_page *md, const struct ds_candidate *c)
 	}
 }
 
-static void additional_evidence(struct md_page *md, const struct ds_candidate *c)
+static void evidence_row(struct md_page *md, int *started, const char *cell, const char *item,
+			 const char *file)
 {
 	static const char *const hdr[] = { "instance", "item", "file" };
+	if (!(*started)++) {
+		md_block(md, "### A.9 Additional evidence");
+		md_table(md, hdr, 3);
+	}
+	char *path = md_code(file);
+	const char *cells[3] = { cell, item, path };
+	md_row(md, cells);
+	free(path);
+}
+
+static void additional_evidence(struct md_page *md, const struct ds_candidate *c)
+{
 	int started = 0;
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct ds_instance *in = &c->inst[i];
 		char *cell = instance_cell(in);
-		for (size_t k = 0; k < in->n_extra; k++) {
-			if (!started++) {
-				md_block(md, "### A.9 Additional evidence");
-				md_table(md, hdr, 3);
-			}
-			char *path = md_code(in->extra_path[k]);
-			const char *cells[3] = { cell, in->extra_item[k], path };
-			md_row(md, cells);
-			free(path);
+		for (size_t k = 0; k < in->n_extra; k++)
+			evidence_row(md, &started, cell, in->extra_item[k], in->extra_path[k]);
+		for (int k = 0; k < CHECK_N; k++) {
+			if (!in->check_rel[k])
+				continue;
+			char *item = xasprintf("check %s", check_names[k]);
+			evidence_row(md, &started, cell, item, in->check_rel[k]);
+			free(item);
 		}
 		free(cell);
 	}
@@ -469,4 +481,5 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	observed_sizes(md, ds, c);
 	charts(md, ds, c);
 	additional_evidence(md, c);
+	candidate_checks(md, c);
 }

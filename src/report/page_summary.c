@@ -238,9 +238,24 @@ static int is_baseline(const struct ds_candidate *c)
 	return !strcmp(c->id, "iccs");
 }
 
+/* The section's header, with a checks column before the notes when the
+ * dataset holds check records; returns the column count. */
+static size_t pk_header(const struct dataset *ds, const struct pk_section *s, const char **hdr)
+{
+	size_t n = 0;
+	for (size_t i = 0; i + 1 < s->ncols; i++)
+		hdr[n++] = s->header[i];
+	if (ds_has_checks(ds))
+		hdr[n++] = "checks";
+	hdr[n++] = s->header[s->ncols - 1];
+	return n;
+}
+
 static void pk_section(struct spage *p, const struct pk_section *s)
 {
 	const struct dataset *ds = p->ds;
+	const char *hdr[12];
+	size_t ncols = pk_header(ds, s, hdr);
 	int started = 0;
 	for (size_t i = 0; i < ds->n_cand; i++) {
 		const struct ds_candidate *c = &ds->cand[i];
@@ -250,8 +265,8 @@ static void pk_section(struct spage *p, const struct pk_section *s)
 			const struct ds_instance *in = &c->inst[k];
 			if (in->optimized)
 				continue;
-			start_table(p, &started, s->heading, s->header, s->ncols);
-			char *cells[10];
+			start_table(p, &started, s->heading, hdr, ncols);
+			char *cells[12];
 			size_t n = 0;
 			cells[n++] = xasprintf("[%s](%s.md)", c->id, c->id);
 			cells[n++] = algorithm_cell(ds, c);
@@ -261,6 +276,8 @@ static void pk_section(struct spage *p, const struct pk_section *s)
 				cells[n++] = cycle_cell(c, in, s->ops[o]);
 			for (int z = 0; z < s->nsizes; z++)
 				cells[n++] = size_cell(ds, c, in, s->size_cols[z], s->size_keys[z]);
+			if (ncols > s->ncols)
+				cells[n++] = check_summary_cell(in);
 			cells[n++] = notes_cell(ds, c, in);
 			md_row(&p->md, (const char *const *)cells);
 			for (size_t j = 0; j < n; j++)
@@ -437,6 +454,11 @@ static void legend(struct spage *p)
 			 "nominal size), otherwise the API lengths.", code);
 	else
 		md_linef(&p->md, "- **Sizes**: bytes, the lengths declared by each implementation's API.");
+	if (ds_has_checks(ds))
+		md_linef(&p->md, "- **Checks**: what `ngcc-perf check` found beyond the KAT (round "
+			 "trips, AddressSanitizer and UBSan, valgrind memcheck, constant time): "
+			 "`clean`, or the number of findings; `%s` not checked. Details on the "
+			 "candidate pages and on the [checks page](checks.md).", DASH);
 	md_linef(&p->md, "- **Scope**: reference builds only; optimized builds are on the candidate pages.");
 	md_linef(&p->md, "- **Links**: [method and limitations](method.md), [symmetric survey]"
 		 "(../symmetric-survey.md), [size audit](../size-audit.md); the evidence and CSV "

@@ -33,6 +33,13 @@ char *page_compare(const struct dataset *const *systems, size_t n, struct site_c
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
 			  const struct ds_candidate *c, int extensions);
 
+/* Checks (page_checks.c): A.10 of a candidate page (nothing without check
+ * records), the summary's checks cell of an instance, and the system page
+ * <SYS>/checks.md (rendered only when ds_has_checks). */
+void candidate_checks(struct md_page *md, const struct ds_candidate *c);
+char *check_summary_cell(const struct ds_instance *in);
+char *page_checks(const struct dataset *ds, size_t *len);
+
 /* ---- shared pieces (page_common.c) ---- */
 /* The instance cell: `label`, plus " (AVX2)" for an optimized build. */
 char *instance_cell(const struct ds_instance *in);

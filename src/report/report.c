@@ -72,6 +72,10 @@ static void system_pages(const struct dataset *ds, int extensions, struct report
 	}
 	if (!extensions)
 		return;
+	if (ds_has_checks(ds)) {
+		d = page_checks(ds, &len);
+		add(out, xasprintf("%s/checks.md", ds->system_id), d, len);
+	}
 	/* one chart list, in page order, so two renders list the same files */
 	struct site_charts ch = { NULL, 0 };
 	for (size_t i = 0; i < ds->n_cand; i++)

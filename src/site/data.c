@@ -26,6 +26,8 @@ static const struct schema_def schemas[] = {
 	{ "record", "schema status candidate label instance variant operation op_key "
 		"plan counter processes trials" },
 	{ "profile", "schema status candidate label operation op_key meta total calls" },
+	{ "check", "schema status verdict candidate label check library library_sha256 "
+		"timed_library_sha256 plan tests findings suppressed operations findings_count" },
 	{ "dataset", "schema system_id campaign build records profiles" },
 };
 
@@ -206,8 +208,8 @@ static int add_tree(struct site_files *out, const char *fs_dir, const char *rel,
 }
 
 /* A run directory is not yet a published tree: take the evidence kinds
- * `publish` keeps, the KAT logs from the workspace and the candidates'
- * build.json entries merged into one file. */
+ * `publish` keeps, the KAT logs and check records from the workspace and
+ * the candidates' build.json entries merged into one file. */
 static int copy_run(const struct site_system *s, const char *prefix, struct site_files *out,
 		    char **err)
 {
@@ -238,7 +240,18 @@ static int copy_run(const struct site_system *s, const char *prefix, struct site
 				json_object_set(merged, key, in->build);
 				free(key);
 			}
-			if (!in->kat_log_rel)
+			for (int k = 0; k < CHECK_N && !rc; k++) {
+				if (!in->check_rel[k])
+					continue;
+				char *wrel = check_record_path(ds->cand[c].id, in->stem, check_names[k]);
+				char *fs = path_join(s->workspace, wrel);
+				char *sp = xasprintf("%s%s", prefix, in->check_rel[k]);
+				rc = add_file(out, fs, sp, err);
+				free(sp);
+				free(fs);
+				free(wrel);
+			}
+			if (!in->kat_log_rel || rc)
 				continue;
 			char *fs = xasprintf("%s/build/%s/kat/%s.log", s->workspace, ds->cand[c].id,
 					     in->stem);

@@ -38,12 +38,18 @@ const char *html_status_class(const char *cell)
 		"MISMATCH", "CRYPTOFAIL", "CRASH", "OVERFLOW", "LOADFAIL", "BUILDFAIL",
 		"NOLOG", "NORESULT", "failed", NULL,
 	};
-	static const char *const warn[] = { "TIMEOUT", "NOKAT", "PARTIAL", NULL };
-	static const char *const ok[] = { "PASS", NULL };
+	static const char *const warn[] = { "TIMEOUT", "NOKAT", "PARTIAL", "timeout", "incomplete",
+		NULL };
+	/* "clean": a check without findings (page_checks.c) */
+	static const char *const ok[] = { "PASS", "clean", NULL };
 	while (*cell == ' ')
 		cell++;
 	if (strstr(cell, "not timed"))
 		return "muted";
+	/* "<n> finding(s)": a check's findings */
+	size_t digits = strspn(cell, "0123456789");
+	if (digits && str_starts_with(cell + digits, " finding"))
+		return "bad";
 	if (word_in(cell, bad))
 		return "bad";
 	if (word_in(cell, warn))

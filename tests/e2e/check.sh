@@ -174,6 +174,81 @@ assert len(r["suppressed"]) == 1 and r["suppressed"][0]["count"] > 0, r["suppres
 assert r["suppressed"][0]["name"].startswith("ngcc-perf secret-dependent branch: flaw at KEM_AlgorithmInstance.c:"), r["suppressed"]
 PY
 
+# ---- campaign --check, then the pages, publish, site and validate ----
+rc=0
+ngcc campaign flawkem --check --check-rounds 300 --run runs/c --no-memory-pass \
+	--trial-target 0.01 --trials 2 --allow-unfixed-host=test >"$ws/camp.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "campaign --check exited $rc: $(tail -20 "$ws/camp.out")"
+# Every check reported; the memcheck records predate the suppressions file
+# (valgrind reads it in both runs), so only those are redone.
+[ "$(grep -c '^CHECK flawkem ' "$ws/camp.out")" = 24 ] ||
+	fail "campaign --check did not run the checks: $(grep CHECK "$ws/camp.out" | head)"
+[ "$(grep -c '^CHECK flawkem .*kept from an earlier run' "$ws/camp.out")" = 18 ] ||
+	fail "campaign --check resumed wrongly: $(grep CHECK "$ws/camp.out")"
+grep -q '^CHECK flawkem Clean memcheck clean (3 round(s), [0-9.]* s)$' "$ws/camp.out" ||
+	fail "memcheck not redone after the suppressions changed"
+python3 - "$ws/runs/c/campaign.json" <<'PY' || fail "check phase in campaign.json"
+import json, sys
+phases = [p["phase"] for p in json.load(open(sys.argv[1]))["phases"]]
+assert phases[:3] == ["build", "kat", "check"], phases
+PY
+sys=$(ls "$ws/reports" | grep -v '\.md$' | head -n 1)
+page=$ws/reports/$sys/flawkem.md
+grep -qx '### A.10 Correctness and side channels' "$page" || fail "no A.10 on the candidate page"
+grep -qF '| `Clean` | clean (300 rounds) | clean (300 rounds) | clean (3 rounds) | clean (2 rounds) |' "$page" ||
+	fail "A.10 Clean row: $(grep -F '`Clean` |' "$page")"
+grep -qF '| `SecretIndex` dec | 0 | 1 | 0 |' "$page" || fail "A.10 constant time per operation"
+grep -qF '| `SecretBranch` dec | 0 | 0 | 0 |' "$page" || fail "suppressed finding still counted"
+grep -q '^| `OobRare` dec | ASan+UBSan | AddressSanitizer: use-after-poison (READ of size 1) at offset 32 of ct, past its end (32 bytes) | `Implementations/Reference_Implementation/OobRare/KEM_AlgorithmInstance.c:[0-9]*` (`flaw`) | 1 |$' "$page" ||
+	fail "A.10 finding row: $(grep -F '`OobRare` dec' "$page")"
+grep -qF 'Occurrences of reviewed findings suppressed by `candidates/flawkem/check.supp`: ' "$page" ||
+	fail "suppressed note"
+grep -qF '| `SecretBranch` | check consttime | `check/flawkem/SecretBranch__consttime.json` |' "$page" ||
+	fail "A.9 check rows"
+summary=$ws/reports/$sys/index.md
+grep -q '^| id | algorithm | instance performance report | .* | ciphertext (B) | checks | notes |$' "$summary" ||
+	fail "summary header: $(grep '^| id' "$summary")"
+grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`Clean`\](flawkem.md).* | clean | ' "$summary" ||
+	fail "summary Clean row: $(grep -F '`Clean`' "$summary")"
+grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`SecretIndex`\](flawkem.md).* | 1 finding | ' "$summary" ||
+	fail "summary SecretIndex row: $(grep -F '`SecretIndex`' "$summary")"
+grep -qF '[checks page](checks.md)' "$summary" || fail "summary legend"
+[ -f "$ws/reports/$sys/checks.md" ] || fail "no checks page"
+grep -qF '| [flawkem](flawkem.md) | `SecretIndex` dec | constant time | secret-dependent memory index (secret key) |' \
+	"$ws/reports/$sys/checks.md" || fail "checks page finding"
+
+ngcc publish --run runs/c --dataset ds --publish-unfixed >"$ws/pub.out" 2>&1 || fail "publish: $(cat "$ws/pub.out")"
+grep -q ", 24 check record(s)," "$ws/pub.out" || fail "publish line: $(cat "$ws/pub.out")"
+[ -f "$ws/ds/data/$sys/check/flawkem/OobRare__sanitizers.json" ] || fail "check records not published"
+ngcc site --dataset ds >/dev/null 2>&1 || fail "site"
+grep -q '<td class="bad">1 finding' "$ws/ds/site/$sys/checks.html" || fail "site: finding cell class"
+grep -q '<td class="ok">clean' "$ws/ds/site/$sys/flawkem.html" || fail "site: clean cell class"
+[ -f "$ws/ds/site/data/$sys/check/flawkem/Clean__functional.json" ] || fail "site: check records in data/"
+[ -f "$ws/ds/site/data/$sys/schema/check.schema.json" ] || fail "site: check schema"
+ngcc validate ds --publish-unfixed >"$ws/val.out" 2>&1 || fail "validate: $(tail -5 "$ws/val.out")"
+# validate recomputes a record's derived fields and checks its library.
+rec=$ws/ds/data/$sys/check/flawkem/SecretIndex__consttime.json
+cp "$rec" "$ws/rec.bak"
+python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["operations"]["dec"]["findings"] = 0
+json.dump(r, open(sys.argv[1], "w"), indent=1)
+PY
+rc=0; ngcc validate ds --publish-unfixed >"$ws/val2.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "^PROBLEM data/$sys/check/flawkem/SecretIndex__consttime.json: operations is not the count" "$ws/val2.out" ||
+	fail "tampered operations not found: $(cat "$ws/val2.out")"
+cp "$ws/rec.bak" "$rec"
+python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["timed_library_sha256"] = "0" * 64
+json.dump(r, open(sys.argv[1], "w"), indent=1)
+PY
+rc=0; ngcc validate ds --publish-unfixed >"$ws/val3.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "^PROBLEM data/$sys/check/flawkem/SecretIndex__consttime.json: made on another build" "$ws/val3.out" ||
+	fail "foreign library not found: $(cat "$ws/val3.out")"
+
 # ---- the examples come out clean ----
 ngcc check examplekem --rounds 20 >"$ws/ex.out" 2>&1 || fail "examples not clean: $(cat "$ws/ex.out")"
 [ "$(grep -c '^CHECK examplekem .* clean (' "$ws/ex.out")" = 8 ] || fail "example lines: $(cat "$ws/ex.out")"

@@ -107,6 +107,12 @@ static void status_classes(void **state)
 	assert_string_equal(html_status_class("PASS"), "ok");
 	assert_string_equal(html_status_class("CRYPTOFAIL [2]"), "bad");
 	assert_string_equal(html_status_class("NOKAT (not timed)"), "muted");
+	/* check cells (page_checks.c) */
+	assert_string_equal(html_status_class("clean (1000 rounds)"), "ok");
+	assert_string_equal(html_status_class("2 findings (3 rounds)"), "bad");
+	assert_string_equal(html_status_class("1 finding"), "bad");
+	assert_string_equal(html_status_class("timeout"), "warn");
+	assert_null(html_status_class("2 bytes"));
 	assert_string_equal(html_status_class("PARTIAL"), "warn");
 	assert_null(html_status_class("PASSED"));
 	assert_null(html_status_class("12.63 M"));

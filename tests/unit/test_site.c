@@ -364,13 +364,14 @@ static void downloads(void **state)
 		lines++;
 	}
 	/* campaign + 13 records (copied as they are) + 3 CSVs + dataset.json +
-	 * 5 schemas */
-	assert_int_equal(lines, 1 + 13 + 3 + 1 + 5);
+	 * 6 schemas (campaign, build, record, profile, check, dataset) */
+	assert_int_equal(lines, 1 + 13 + 3 + 1 + 6);
 	const char *summary = file_text(&f->a, "data/" SYS "/summary.csv");
 	assert_true(str_starts_with(summary, CSV_SUMMARY_COLUMNS "\n"));
 	assert_non_null(strstr(summary, "\nx86_1,kem-1,KEM-1-128,reference,keygen,complete,128,1000,"));
 	assert_non_null(site_files_find(&f->a, "data/" SYS "/records/kem-1/KEM-1-256__dec.json"));
 	assert_non_null(site_files_find(&f->a, "data/" SYS "/schema/record.schema.json"));
+	assert_non_null(site_files_find(&f->a, "data/" SYS "/schema/check.schema.json"));
 }
 
 /* Recompute the cycles chart's marks from the CSV it links: one mark per
