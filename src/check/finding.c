@@ -111,7 +111,8 @@ static int drop_with_value(const char *a)
 static int drop_alone(const char *a)
 {
 	return !strcmp(a, "--xml=yes") || str_starts_with(a, "--xml-file=") ||
-	       str_starts_with(a, "--log-file=") || !strcmp(a, "--gen-suppressions=all");
+	       str_starts_with(a, "--log-file=") || !strcmp(a, "--gen-suppressions=all") ||
+	       !strcmp(a, "--tell-valgrind");
 }
 
 json_t *finding_repro_command(const json_t *command, long round)

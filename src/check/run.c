@@ -161,6 +161,8 @@ static void program_args(struct command *c, const struct spec *s, const char *li
 	}
 	push(c, "--progress", NULL);
 	push(c, c->progress, NULL);
+	if (s->vg != VG_NONE)
+		push(c, "--tell-valgrind", NULL);
 	if (s->twin == TWIN_ASAN) {
 		push(c, "--report-path", NULL);
 		push(c, c->raw, NULL);

@@ -71,6 +71,7 @@ static const struct check_type *const types[] = { &check_type_kem };
 
 struct options {
 	const char *lib, *progress, *report_path;
+	int tell_valgrind;
 	int suite;                 /* -1 until given */
 	long rounds, first_round;
 	double budget_s;
@@ -83,7 +84,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: " PROG " --lib PATH --suite functional|memcheck|consttime\n"
 		"       [--rounds N] [--first-round R] [--seed-hex HEX] [--budget SECONDS]\n"
-		"       [--progress FILE] [--report-path PREFIX] [--cpu N]\n"
+		"       [--progress FILE] [--tell-valgrind] [--report-path PREFIX] [--cpu N]\n"
 		"Runs one check suite on one candidate library built by `ngcc-perf build`\n"
 		"and writes its JSON result on fd 3 (stdout when fd 3 is not open).\n"
 		"Exit: 0 clean, 1 failed checks, 2 usage or load error, 3 could not start.\n");
@@ -131,6 +132,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "budget", required_argument, NULL, 'b' },
 		{ "progress", required_argument, NULL, 'p' },
 		{ "report-path", required_argument, NULL, 'r' },
+		{ "tell-valgrind", no_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -154,6 +156,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'b': bad = parse_long(optarg, 0, &v); o->budget_s = (double)v; break;
 		case 'p': o->progress = optarg; break;
 		case 'r': o->report_path = optarg; break;
+		case 't': o->tell_valgrind = 1; break;
 		case 'c': bad = parse_long(optarg, 0, &v); o->cpu = (int)v; break;
 		case 'h': usage(stdout); exit(EXIT_CLEAN);
 		default: bad = 1;
@@ -245,6 +248,7 @@ int main(int argc, char **argv)
 	if (o.report_path)
 		__sanitizer_set_report_path(o.report_path);
 #endif
+	watch_tell_valgrind(o.tell_valgrind);
 	if (o.progress && watch_open_page(o.progress))
 		fprintf(stderr, PROG ": cannot map the progress page %s\n", o.progress);
 

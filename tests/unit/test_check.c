@@ -109,10 +109,10 @@ static void findings_from_valgrind(void **state)
 	(void)state;
 	struct vg_report r;
 	vg_parse(xml, strlen(xml), "ngcc-check-call ", &r);
-	json_t *cmd = json_pack("[s, s, s, s, s, s, s, s, s, s, s]", "valgrind", "--xml=yes",
+	json_t *cmd = json_pack("[s, s, s, s, s, s, s, s, s, s, s, s]", "valgrind", "--xml=yes",
 				"--xml-file=raw/x.xml", "<ngcc-perf>/bin/ngcc-perf-check", "--lib",
 				"build/k/check/libT.ct.so", "--rounds", "2", "--progress", "p",
-				"--gen-suppressions=all");
+				"--gen-suppressions=all", "--tell-valgrind");
 	struct find_ctx c = { WS, LIB, cmd, 1 };
 
 	json_t *f = finding_from_vg_error(&c, &r.errs[0]);

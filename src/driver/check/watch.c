@@ -18,6 +18,7 @@
 #define PAGE_BYTES 4096
 
 static char *page;                 /* shared mapping of --progress, or NULL */
+static int tell_valgrind;          /* --tell-valgrind */
 static struct watch_call current;
 static int have_current;
 
@@ -62,6 +63,11 @@ void watch_public(const void *p, size_t n)
 	VALGRIND_MAKE_MEM_DEFINED(p, n);
 }
 
+void watch_tell_valgrind(int on)
+{
+	tell_valgrind = on;
+}
+
 int watch_open_page(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -98,16 +104,17 @@ static int format_call(const struct watch_call *c, const char *state, char *out,
 	return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-static void publish(const char *state, int tell_valgrind)
+static void publish(const char *state, int message)
 {
 	char line[PAGE_BYTES];
-	if (!page && !(tell_valgrind && watch_under_valgrind()))
+	int tell = message && tell_valgrind && watch_under_valgrind();
+	if (!page && !tell)
 		return;
 	if (!have_current || format_call(&current, state, line, sizeof line))
 		return;
 	if (page)
 		memcpy(page, line, strlen(line) + 1);
-	if (tell_valgrind && watch_under_valgrind())
+	if (tell)
 		VALGRIND_PRINTF("%s%s\n", WATCH_CALL_MSG, line);
 }
 

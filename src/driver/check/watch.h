@@ -12,9 +12,9 @@
  *
  *  - The call context.  Before every candidate call the program writes a
  *    one-line JSON object describing it into a shared page (--progress
- *    FILE), and, under valgrind, emits the same line as a client message
- *    ("ngcc-check-call {...}"), so each valgrind error in the XML stream
- *    follows the call that caused it:
+ *    FILE), and, asked to (--tell-valgrind), emits the same line as a
+ *    valgrind client message ("ngcc-check-call {...}"), so each valgrind
+ *    error in the XML stream follows the call that caused it:
  *
  *      {"round":17,"test":"tampered ciphertext","op":"dec",
  *       "call":"kem_dec(sk, 64, ct with byte 5 bit 3 flipped, 32, ss, &ss_len)",
@@ -67,6 +67,10 @@ struct watch_call {
 
 /* Map the page file (created by the orchestrator, any size); 0 or -1. */
 int watch_open_page(const char *path);
+/* Also emit the context as a valgrind client message (--tell-valgrind:
+ * the orchestrator reads them from valgrind's XML; a person replaying a
+ * finding under valgrind does not want them in the text output). */
+void watch_tell_valgrind(int on);
 /* Publish c before the call; watch_returned() after it. */
 void watch_enter(const struct watch_call *c);
 void watch_returned(void);
