@@ -457,25 +457,14 @@ static int objects_have_lto(const struct plan *p)
 	return 0;
 }
 
-static json_t *argv_json(const struct strlist *argv)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < argv->n; i++) {
-		char *s = path_hide_ours(argv->items[i], NULL, NULL);
-		json_array_append_new(a, json_string(s));
-		free(s);
-	}
-	return a;
-}
-
 static void record_commands(struct plan *p)
 {
 	struct build_outcome *o = p->out;
 	o->compile_commands = json_array();
 	for (size_t i = 0; i < p->n_compile; i++)
 		if (p->jobs[i].argv.n) /* the shim's is made only when its turn came */
-			json_array_append_new(o->compile_commands, argv_json(&p->jobs[i].argv));
-	o->link_command = p->link_started ? argv_json(&p->jobs[p->n_compile].argv) : json_null();
+			json_array_append_new(o->compile_commands, argv_recorded(&p->jobs[i].argv));
+	o->link_command = p->link_started ? argv_recorded(&p->jobs[p->n_compile].argv) : json_null();
 }
 
 static void append_log_file(struct plan *p)

@@ -70,7 +70,22 @@ static void log_command(struct twin_ctx *c, const struct strlist *argv, const ch
  * stacks and the sanitizer reports show the same paths everywhere. */
 static char *prefix_map_flag(void)
 {
-	return xasprintf("-ffile-prefix-map=%s=<ngcc-perf>", ngcc_home());
+	return xasprintf("-ffile-prefix-map=%s=%s", ngcc_home(), NGCC_TREE_TAG);
+}
+
+/* argv as the record shows it: argv_recorded(), and the prefix map,
+ * whose old directory ends at '=' rather than at a path boundary, written
+ * -ffile-prefix-map=<ngcc-perf>=<ngcc-perf>. */
+static json_t *recorded(const struct strlist *argv)
+{
+	json_t *a = argv_recorded(argv);
+	size_t i;
+	json_t *v;
+	json_array_foreach(a, i, v)
+		if (str_starts_with(json_string_value(v), "-ffile-prefix-map="))
+			json_array_set_new(a, i, json_sprintf("-ffile-prefix-map=%s=%s", NGCC_TREE_TAG,
+							      NGCC_TREE_TAG));
+	return a;
 }
 
 /* The recorded compile command with its output moved to objdir and flags
@@ -165,7 +180,7 @@ static int compile_set(struct twin_ctx *c, const char *sub, const char *const *f
 	for (size_t i = 0; i < n; i++) {
 		twin_compile_argv(c, json_array_get(cmds, i), objdir, flags, &js[i].argv,
 				  !strcmp(sub, "debug"));
-		json_array_append_new(*shown, argv_recorded(&js[i].argv));
+		json_array_append_new(*shown, recorded(&js[i].argv));
 	}
 	rc = run_jobs(c, js, n, err);
 out:
@@ -188,7 +203,7 @@ static int compile_ctwrap(struct twin_ctx *c, const char *obj, json_t *shown, ch
 	sl_push_owned(&j.argv, path_join(ngcc_home(), "src/runtime/ctwrap.c"));
 	sl_push(&j.argv, "-o");
 	sl_push(&j.argv, obj);
-	json_array_append_new(shown, argv_recorded(&j.argv));
+	json_array_append_new(shown, recorded(&j.argv));
 	int rc = run_jobs(c, &j, 1, err);
 	if (rc > 0) {
 		char *e = *err;
@@ -366,7 +381,7 @@ static char *recipe(void)
 		sb_addf(&sb, "debug %s; ", *f);
 	for (const char *const *f = asan_flags; *f; f++)
 		sb_addf(&sb, "asan %s; ", *f);
-	sb_addf(&sb, "all -ffile-prefix-map=<home>=<ngcc-perf>; ct --wrap=%s", wrap_symbol);
+	sb_addf(&sb, "all -ffile-prefix-map=<home>=%s; ct --wrap=%s", NGCC_TREE_TAG, wrap_symbol);
 	return sb_detach(&sb);
 }
 

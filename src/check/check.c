@@ -8,6 +8,8 @@
 #include "evidence/build_json.h"
 #include "evidence/check_json.h"
 #include "evidence/json.h"
+#include "evidence/unitfile.h"
+#include "method/types.h"
 #include "package/conf.h"
 #include "util/fsutil.h"
 
@@ -17,9 +19,6 @@
 #include <string.h>
 
 #define MAX_PRINTED_FINDINGS 5
-
-/* Candidate types with checks (the check program's table, suite.h). */
-static const char *const checked_types[] = { "kem", NULL };
 
 void check_opts_init(struct check_opts *o, const char *workspace, int tty)
 {
@@ -54,27 +53,53 @@ static int wanted(const struct check_opts *o, enum check_id id)
 	return !o->only || (o->only & (1 << id));
 }
 
+/* The check program has suites for the type (method/types.c). */
 static int type_checked(const char *type)
 {
-	for (const char *const *t = checked_types; *t; t++)
-		if (type && !strcmp(type, *t))
-			return 1;
-	return 0;
+	const struct cand_type *t = cand_type_find(type);
+	return t && t->checked;
 }
 
 /* ---- resume --------------------------------------------------------------- */
 
-/* A complete record of the same library, rounds and suppressions. */
-static int still_valid(const json_t *rec, const char *lib_sha, long rounds, const char *supp_sha)
+/* What a check record is made from (its fingerprint): the exercised
+ * library, the rounds and the suppressions file. */
+struct check_inputs {
+	const char *lib_sha, *supp_sha;   /* supp_sha NULL: none */
+	long rounds;
+};
+
+static int check_match(const json_t *rec, const void *vctx, char **why)
 {
-	if (!rec || evidence_check_schema(rec, CHECK_KIND, CHECK_VERSION) ||
-	    strcmp(jget_str(rec, "status", ""), "complete") ||
-	    strcmp(jget_str(rec, "library_sha256", ""), lib_sha ? lib_sha : "") ||
-	    jget_int(json_object_get(rec, "plan"), "rounds", -1) != rounds)
-		return 0;
+	const struct check_inputs *in = vctx;
 	const json_t *s = json_object_get(rec, "suppressions");
 	const char *had = json_is_object(s) ? jget_str(s, "sha256", "") : NULL;
-	return (!had && !supp_sha) || (had && supp_sha && !strcmp(had, supp_sha));
+	if (strcmp(jget_str(rec, "library_sha256", ""), in->lib_sha ? in->lib_sha : ""))
+		*why = xstrdup("the library changed");
+	else if (jget_int(json_object_get(rec, "plan"), "rounds", -1) != in->rounds)
+		*why = xstrdup("another number of rounds");
+	else if (had ? !in->supp_sha || strcmp(had, in->supp_sha) : in->supp_sha != NULL)
+		*why = xstrdup("the suppressions file changed");
+	else
+		return 1;
+	return 0;
+}
+
+static const struct unit_format check_format = { CHECK_KIND, CHECK_VERSION, "check record",
+						   check_match };
+
+/* The record at path when it is complete and of the current inputs
+ * (evidence/unitfile.h); anything else is run again. */
+static json_t *current_record(const char *path, const struct check_inputs *in)
+{
+	json_t *doc = NULL;
+	char *why = NULL;
+	enum unit_state st = unit_file_classify(path, &check_format, in, &doc, &why);
+	free(why);
+	if (st == UNIT_DONE)
+		return doc;
+	json_decref(doc);
+	return NULL;
 }
 
 /* ---- printing --------------------------------------------------------------- */
@@ -153,11 +178,12 @@ static void run_or_keep(const struct check_opts *o, const struct check_target *t
 	char *path = path_join(o->workspace, rel);
 	const char *sha = NULL, *why = NULL;
 	check_library(t, id, &sha, &why);
-	const char *supp_sha = check_uses_suppressions(id) && t->supp ? t->supp_sha : NULL;
-	json_t *old = !o->redo && path_exists(path) ? evidence_load(path, NULL) : NULL;
+	struct check_inputs in = { sha, check_uses_suppressions(id) && t->supp ? t->supp_sha : NULL,
+				   check_rounds(o, id) };
+	json_t *old = o->redo ? NULL : current_record(path, &in);
 	tot->k++;
 	progress_unit(&tot->progress, tot->k, t->cand, t->stem, check_names[id]);
-	if (still_valid(old, sha, check_rounds(o, id), supp_sha)) {
+	if (old) {
 		progress_clear(&tot->progress);
 		print_record(t, old, 1);
 		count(tot, old, 1);

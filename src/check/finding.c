@@ -3,6 +3,7 @@
 
 #include "evidence/check_json.h"
 #include "evidence/json.h"
+#include "evidence/paths.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 static char *relative_shown(const char *workspace, const char *p)
 {
 	char *in_ws = path_join(workspace, p), *in_home = path_join(ngcc_home(), p);
-	char *out = !path_exists(in_ws) && path_exists(in_home) ? xasprintf("<ngcc-perf>/%s", p)
+	char *out = !path_exists(in_ws) && path_exists(in_home) ? xasprintf("%s/%s", NGCC_TREE_TAG, p)
 								   : xstrdup(p);
 	free(in_ws);
 	free(in_home);
@@ -30,15 +31,16 @@ char *finding_shown_path(const char *workspace, const char *dir, const char *fil
 		return NULL;
 	char *full = dir && file[0] != '/' ? path_join(dir, file) : xstrdup(file);
 	char *out;
-	size_t wl = strlen(workspace), hl = strlen(ngcc_home());
-	if (full[0] != '/')
+	if (full[0] != '/') {
 		out = relative_shown(workspace, full);
-	else if (!strncmp(full, workspace, wl) && full[wl] == '/')
-		out = xstrdup(full + wl + 1);
-	else if (hl && !strncmp(full, ngcc_home(), hl) && full[hl] == '/')
-		out = xasprintf("<ngcc-perf>/%s", full + hl + 1);
-	else
-		out = xstrdup(path_basename(full));
+	} else {
+		out = path_hide_ours(full, workspace, NULL);
+		if (out[0] == '/') {   /* system code: its name only */
+			char *base = xstrdup(path_basename(out));
+			free(out);
+			out = base;
+		}
+	}
 	free(full);
 	return out;
 }
@@ -50,7 +52,7 @@ static int in_library(const struct find_ctx *c, const char *obj, const char *sho
 	if (obj)
 		return !strcmp(obj, c->library_abs);
 	return shown_file && (str_starts_with(shown_file, "candidates/") ||
-			      str_starts_with(shown_file, "<ngcc-perf>/src/runtime/"));
+			      str_starts_with(shown_file, NGCC_TREE_TAG "/src/runtime/"));
 }
 
 struct frame_view {

@@ -5,6 +5,7 @@
 #include "check/sanrep.h"
 #include "check/vgxml.h"
 #include "evidence/json.h"
+#include "proc/command.h"
 #include "proc/spawn.h"
 #include "util/fsutil.h"
 
@@ -87,92 +88,76 @@ static char *find_in_path(const char *name)
 	return found;
 }
 
+/* The child command, and the files it writes beside its record. */
 struct command {
-	struct strlist argv;       /* as run */
-	json_t *shown;             /* as recorded */
-	char *raw;                 /* raw output file (xml or sanitizer report prefix), rel */
+	struct child_cmd cmd;
+	char *raw;                 /* valgrind XML or sanitizer report prefix, rel */
 	char *progress;            /* call-context page, rel */
 };
 
-static void push(struct command *c, const char *run, const char *shown)
+static void valgrind_args(struct child_cmd *c, const struct check_target *t, enum vg_mode m,
+			  const char *raw)
 {
-	sl_push(&c->argv, run);
-	json_array_append_new(c->shown, json_string(shown ? shown : run));
-}
-
-static void pushf(struct command *c, const char *fmt, const char *arg)
-{
-	char *s = xasprintf(fmt, arg);
-	push(c, s, NULL);
-	free(s);
-}
-
-static void valgrind_args(struct command *c, const struct check_target *t, enum vg_mode m,
-			  const char *valgrind)
-{
-	push(c, valgrind, "valgrind");
-	push(c, "--tool=memcheck", NULL);
-	push(c, "--xml=yes", NULL);
-	pushf(c, "--xml-file=%s", c->raw);
-	char *log = xasprintf("%.*s.log", (int)(strlen(c->raw) - 4), c->raw);
-	pushf(c, "--log-file=%s", log);
-	free(log);
-	push(c, "--gen-suppressions=all", NULL);
-	push(c, "--num-callers=40", NULL);
-	push(c, "--error-limit=no", NULL);
-	push(c, "--child-silent-after-fork=yes", NULL);
+	child_cmd_arg(c, "--tool=memcheck");
+	child_cmd_arg(c, "--xml=yes");
+	child_cmd_argf(c, "--xml-file=%s", raw);
+	child_cmd_argf(c, "--log-file=%.*s.log", (int)(strlen(raw) - 4), raw);
+	child_cmd_arg(c, "--gen-suppressions=all");
+	child_cmd_arg(c, "--num-callers=40");
+	child_cmd_arg(c, "--error-limit=no");
+	child_cmd_arg(c, "--child-silent-after-fork=yes");
 	if (m == VG_MEMCHECK) {
-		push(c, "--leak-check=full", NULL);
-		push(c, "--show-leak-kinds=definite", NULL);
+		child_cmd_arg(c, "--leak-check=full");
+		child_cmd_arg(c, "--show-leak-kinds=definite");
 	} else {
-		push(c, "--leak-check=no", NULL);
-		push(c, "--track-origins=yes", NULL);
+		child_cmd_arg(c, "--leak-check=no");
+		child_cmd_arg(c, "--track-origins=yes");
 	}
 	if (t->supp)
-		pushf(c, "--suppressions=%s", t->supp);
-}
-
-static char *long_str(long v)
-{
-	return xasprintf("%ld", v);
+		child_cmd_argf(c, "--suppressions=%s", t->supp);
 }
 
 static void program_args(struct command *c, const struct spec *s, const char *lib,
 			 long rounds, double budget_s)
 {
-	char *prog = ngcc_program(s->program);
-	char *shown = xasprintf("<ngcc-perf>/bin/%s", s->program);
-	push(c, prog, shown);
-	free(prog);
-	free(shown);
-	push(c, "--lib", NULL);
-	push(c, lib, NULL);
-	push(c, "--suite", NULL);
-	push(c, s->suite, NULL);
-	char *n = long_str(rounds);
-	push(c, "--rounds", NULL);
-	push(c, n, NULL);
-	free(n);
+	child_cmd_program(&c->cmd, s->program);
+	child_cmd_arg(&c->cmd, "--lib");
+	child_cmd_arg(&c->cmd, lib);
+	child_cmd_arg(&c->cmd, "--suite");
+	child_cmd_arg(&c->cmd, s->suite);
+	child_cmd_arg(&c->cmd, "--rounds");
+	child_cmd_argf(&c->cmd, "%ld", rounds);
 	if (budget_s > 0) {
-		char *b = long_str((long)budget_s);
-		push(c, "--budget", NULL);
-		push(c, b, NULL);
-		free(b);
+		child_cmd_arg(&c->cmd, "--budget");
+		child_cmd_argf(&c->cmd, "%ld", (long)budget_s);
 	}
-	push(c, "--progress", NULL);
-	push(c, c->progress, NULL);
+	child_cmd_arg(&c->cmd, "--progress");
+	child_cmd_arg(&c->cmd, c->progress);
 	if (s->vg != VG_NONE)
-		push(c, "--tell-valgrind", NULL);
+		child_cmd_arg(&c->cmd, "--tell-valgrind");
 	if (s->twin == TWIN_ASAN) {
-		push(c, "--report-path", NULL);
-		push(c, c->raw, NULL);
+		child_cmd_arg(&c->cmd, "--report-path");
+		child_cmd_arg(&c->cmd, c->raw);
 	}
+}
+
+/* The command: the check program, under valgrind for its checks. */
+static void command_init(struct command *c, const struct check_target *t, const struct spec *s,
+			 const char *valgrind, const char *lib, long rounds, double budget_s)
+{
+	if (s->vg != VG_NONE) {
+		child_cmd_init_tool(&c->cmd, valgrind, "valgrind");
+		valgrind_args(&c->cmd, t, s->vg, c->raw);
+	} else {
+		memset(&c->cmd, 0, sizeof c->cmd);
+		c->cmd.shown = json_array();
+	}
+	program_args(c, s, lib, rounds, budget_s);
 }
 
 static void command_free(struct command *c)
 {
-	sl_free(&c->argv);
-	json_decref(c->shown);
+	child_cmd_free(&c->cmd);
 	free(c->raw);
 	free(c->progress);
 }
@@ -248,20 +233,15 @@ static int run_command(const struct check_target *t, const struct spec *s, struc
 	free(page);
 	if (rc)
 		return -1;
-	char **av = xcalloc(c->argv.n + 1, sizeof *av);
-	for (size_t i = 0; i < c->argv.n; i++)
-		av[i] = c->argv.items[i];
 	int sanitized = s->vg != VG_NONE || s->twin == TWIN_ASAN;
 	struct spawn_req req = {
-		.path = av[0], .argv = av, .cwd = t->workspace, .cpu = -1,
-		.timeout_s = timeout_s,
+		.cwd = t->workspace, .cpu = -1, .timeout_s = timeout_s,
 		.lim = { .as_bytes = sanitized ? 0 : LIMIT_AS, .cpu_s = (unsigned long long)timeout_s + 10,
 			 .fsize_bytes = LIMIT_FSIZE, .nproc = LIMIT_NPROC },
 		.want_result = 1, .tail_bytes = TAIL_BYTES,
 	};
 	out->timeout_s = timeout_s;
-	out->ran = !spawn_run(&req, &out->res);
-	free(av);
+	out->ran = !child_cmd_run(&c->cmd, &req, &out->res);
 	if (out->ran && out->res.result && out->res.result_len)
 		out->child = json_loads(out->res.result, JSON_DISABLE_EOF_CHECK, NULL);
 	out->page = read_page(t->workspace, c->progress);
@@ -490,7 +470,7 @@ static void fill_identity(json_t *rec, const struct check_target *t, const struc
 	json_t *checker = s->twin == TWIN_ASAN
 		? json_sprintf("AddressSanitizer+UBSan (%s)", t->compiler ? t->compiler : "cc")
 		: json_null();
-	json_object_set_new(rec, "tool", json_pack("{s:s+, s:o}", "program", "<ngcc-perf>/bin/",
+	json_object_set_new(rec, "tool", json_pack("{s:s+, s:o}", "program", NGCC_TREE_TAG "/bin/",
 						   s->program, "checker", checker));
 	json_object_set_new(rec, "suppressions", s->vg != VG_NONE && t->supp
 			    ? json_pack("{s:s, s:s}", "file", t->supp, "sha256", t->supp_sha)
@@ -522,7 +502,8 @@ json_t *check_run(const struct check_target *t, enum check_id id, const struct c
 		check_record_derive(rec);
 		return rec;
 	}
-	struct command c = { STRLIST_INIT, json_array(), NULL, NULL };
+	struct command c;
+	memset(&c, 0, sizeof c);
 	const char *ext = s->vg != VG_NONE ? "xml" : "san";
 	c.raw = xasprintf("build/%s/check/raw/%s__%s.%s", t->cand, t->stem, check_names[id], ext);
 	c.progress = xasprintf("build/%s/check/raw/%s__%s.progress", t->cand, t->stem, check_names[id]);
@@ -540,17 +521,15 @@ json_t *check_run(const struct check_target *t, enum check_id id, const struct c
 		char *prefix = xasprintf("%s__%s.", t->stem, check_names[id]);
 		clear_raw(t->workspace, &c, prefix);
 		free(prefix);
-		if (s->vg != VG_NONE)
-			valgrind_args(&c, t, s->vg, valgrind);
-		program_args(&c, s, lib, rounds, budget);
-		json_object_set(rec, "command", c.shown);
+		command_init(&c, t, s, valgrind, lib, rounds, budget);
+		json_object_set(rec, "command", c.cmd.shown);
 		if (run_command(t, s, &c, o->timeout_s, &out)) {
 			set_status(rec, "failed", xasprintf("cannot write %s: %s", c.progress, strerror(errno)));
 		} else if (!out.ran) {
 			set_status(rec, "failed", xstrdup("the check program could not be started"));
 		} else {
 			char *abs = path_join(t->workspace, lib);
-			struct find_ctx fc = { t->workspace, abs, c.shown, s->vg == VG_CONSTTIME };
+			struct find_ctx fc = { t->workspace, abs, c.cmd.shown, s->vg == VG_CONSTTIME };
 			judge(rec, s, &fc, &out);
 			free(abs);
 		}

@@ -17,13 +17,13 @@ static const char *const hash_ops[] = { "hash_<L>", NULL };
 
 const struct cand_type cand_types[] = {
 	{ "kem", 1, "Key encapsulation", "KEM_", "KAT_KEM_", 0, "-DNGCC_SHIM_KEM",
-	  kem_api, kem_ops, kem_ops },
+	  kem_api, kem_ops, kem_ops, 1 },
 	{ "sign", 2, "Digital signatures", "SIG_", "KAT_SIG_", 0, "-DNGCC_SHIM_SIG",
-	  sign_api, sign_ops, NULL },
+	  sign_api, sign_ops, NULL, 0 },
 	{ "kex", 3, "Key exchange", "KEX_", "KAT_KEX_", 0, "-DNGCC_SHIM_KEX",
-	  kex_api, kex_ops, NULL },
+	  kex_api, kex_ops, NULL, 0 },
 	{ "hash", 4, "Hash functions", "CryptHash_", "KAT_CryptHash", 1, "-DNGCC_SHIM_HASH",
-	  hash_api, hash_ops, NULL },
+	  hash_api, hash_ops, NULL, 0 },
 };
 const size_t n_cand_types = sizeof cand_types / sizeof cand_types[0];
 

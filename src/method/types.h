@@ -35,6 +35,9 @@ struct cand_type {
 	/* The operations `measure` times for every instance of the type, or
 	 * NULL while the type is not measured yet. */
 	const char *const *timed_ops;
+	/* `check` has suites for the type (the check program's table,
+	 * driver/check/suite.h); 0: its instances are listed as skipped. */
+	int checked;
 };
 
 extern const struct cand_type cand_types[];

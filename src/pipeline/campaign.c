@@ -1,8 +1,8 @@
 /*
  * campaign.c — `campaign` (docs/method.md §2): add (for package paths), build, kat,
  * with --check the checks, then calibrate and measure, the memory pass,
- * profile, and finally the
- * report pages, all in this process by calling each stage in turn.
+ * profile, and finally the report pages, all in this process by calling
+ * each stage in turn.
  * Instances whose KAT did not pass are still timed and marked; BUILDFAIL,
  * LOADFAIL and CRASH instances are not timed.
  */

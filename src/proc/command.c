@@ -5,15 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-void child_cmd_init(struct child_cmd *c, const char *name)
+void child_cmd_program(struct child_cmd *c, const char *name)
 {
-	memset(c, 0, sizeof *c);
-	c->path = ngcc_program(name);
-	sl_push(&c->argv, c->path);
-	c->shown = json_array();
+	char *path = ngcc_program(name);
+	if (!c->path)
+		c->path = xstrdup(path);
+	sl_push_owned(&c->argv, path);
 	char *shown = xasprintf("%s/bin/%s", NGCC_TREE_TAG, name);
 	json_array_append_new(c->shown, json_string(shown));
 	free(shown);
+}
+
+void child_cmd_init(struct child_cmd *c, const char *name)
+{
+	memset(c, 0, sizeof *c);
+	c->shown = json_array();
+	child_cmd_program(c, name);
+}
+
+void child_cmd_init_tool(struct child_cmd *c, const char *tool_path, const char *tool_shown)
+{
+	memset(c, 0, sizeof *c);
+	c->shown = json_array();
+	c->path = xstrdup(tool_path);
+	sl_push(&c->argv, tool_path);
+	json_array_append_new(c->shown, json_string(tool_shown));
 }
 
 void child_cmd_arg(struct child_cmd *c, const char *arg)

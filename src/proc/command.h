@@ -1,6 +1,7 @@
 /*
  * command.h — the command line of one of our child programs
- * (ngcc-perf-driver, -kat, -profile, -memory): the argv to run and the
+ * (ngcc-perf-driver, -kat, -profile, -memory, -check, possibly under
+ * valgrind): the argv to run and the
  * same words as evidence records them, the program written as
  * <ngcc-perf>/bin/<name> so that no absolute path of this installation is
  * recorded (docs/method.md §11.1).  Every child program is started through here
@@ -21,6 +22,13 @@ struct child_cmd {
 };
 
 void child_cmd_init(struct child_cmd *c, const char *name);
+/* A child program run under a tool (valgrind): the tool's path, recorded
+ * as tool_shown; then the tool's options (child_cmd_arg), then
+ * child_cmd_program() and the program's arguments. */
+void child_cmd_init_tool(struct child_cmd *c, const char *tool_path, const char *tool_shown);
+/* Append our program `name`: its path to run, <ngcc-perf>/bin/<name> as
+ * recorded. */
+void child_cmd_program(struct child_cmd *c, const char *name);
 /* Append one argument to both. */
 void child_cmd_arg(struct child_cmd *c, const char *arg);
 void child_cmd_argf(struct child_cmd *c, const char *fmt, ...)
