@@ -36,7 +36,7 @@ void check_opts_free(struct check_opts *o)
 }
 
 struct totals {
-	int clean, found, incomplete, kept, skipped;
+	int clean, found, incomplete, kept, unbuilt, uncovered;
 	int worst;
 	struct progress progress;
 	int k;
@@ -234,11 +234,12 @@ static void check_instance(const struct check_opts *o, const char *cand, const c
 	char *timed = t.timed_library ? path_join(o->workspace, t.timed_library) : NULL;
 	if (!timed || sha256_file_hex(timed, t.timed_sha)) {
 		printf("CHECK %s %s skipped: not built (run `ngcc-perf build %s`)\n", cand, stem, cand);
-		tot->skipped++;
+		tot->unbuilt++;
 	} else if (!type_checked(t.type)) {
-		printf("CHECK %s %s skipped: no checks for %s candidates yet (KEM only)\n", cand, stem,
-		       t.type ? t.type : "unknown");
-		tot->skipped++;
+		printf("CHECK %s %s not checked: check has no suites for %s instances yet "
+		       "(it covers %s)\n", cand, stem, t.type ? t.type : "unknown",
+		       cand_types_checked());
+		tot->uncovered++;
 	} else {
 		suppressions_of(o, &t, &supp);
 		if (need_twins(o)) {
@@ -303,7 +304,8 @@ static int count_units(const struct check_opts *o, const struct strlist *ids)
 		memset(&c, 0, sizeof c);
 		if (!conf_read(p, &c, &err))
 			for (size_t k = 0; k < c.n_inst; k++)
-				n += c.inst[k].enabled * per;
+				n += (c.inst[k].enabled && type_checked(c.inst[k].type ? c.inst[k].type
+											: c.type)) * per;
 		free(err);
 		conf_free(&c);
 		free(p);
@@ -334,13 +336,14 @@ int check_phase(const struct check_opts *o)
 	sl_free(&ids);
 	int records = tot.clean + tot.found + tot.incomplete;
 	fprintf(stderr, "check: %d record(s): %d clean, %d with findings, %d not complete "
-		"(%d kept from earlier runs); %d instance(s) skipped\n", records, tot.clean,
-		tot.found, tot.incomplete, tot.kept, tot.skipped);
+		"(%d kept from earlier runs); %d instance(s) skipped (not built), %d not checked "
+		"(no suites for their type)\n", records, tot.clean, tot.found, tot.incomplete,
+		tot.kept, tot.unbuilt, tot.uncovered);
 	if (tot.worst > EXIT_FAILED)
 		return tot.worst;
 	if (!records) {
-		ngcc_error("nothing was checked in %s: no built instance of a checked type (KEM)",
-			   o->workspace);
+		ngcc_error("nothing was checked in %s: no built instance of a type that check "
+			   "covers (%s)", o->workspace, cand_types_checked());
 		return EXIT_INPUT;
 	}
 	return tot.worst;

@@ -1,6 +1,7 @@
 /* types.c — see types.h. */
 #include "method/types.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,19 @@ const struct cand_type *cand_type_by_abi(int abi)
 int cand_type_supported(const struct cand_type *t)
 {
 	return t && t->timed_ops;
+}
+
+const char *cand_types_checked(void)
+{
+	static char text[64];
+	if (text[0])
+		return text;
+	size_t n = 0;
+	for (size_t i = 0; i < n_cand_types; i++)
+		if (cand_types[i].checked)
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s`%s`", n ? ", " : "",
+					      cand_types[i].name);
+	return text;
 }
 
 static int op_matches(const char *op, const char *key, unsigned long long *num);

@@ -50,6 +50,9 @@ const struct cand_type *cand_type_by_abi(int abi);
 /* Measured end to end (timed_ops set): discovery enables its instances
  * and measure times them.  NULL is not. */
 int cand_type_supported(const struct cand_type *t);
+/* The names of the types `check` has suites for, as "`kem`" or "`kem`,
+ * `sign`" (code spans, for pages and messages); static storage. */
+const char *cand_types_checked(void);
 /* The type whose ops list op; NULL when none does, and NULL with *shared
  * set when several do (keygen). */
 const struct cand_type *cand_type_of_op(const char *op, int *shared);

@@ -15,6 +15,7 @@
 #include "evidence/check_json.h"
 #include "evidence/json.h"
 #include "method/format.h"
+#include "method/types.h"
 
 #define DASH FMT_DASH
 
@@ -289,8 +290,9 @@ char *page_checks(const struct dataset *ds, size_t *len)
 	md_blockf(&md, "[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) "
 		  "\xe2\x80\xba checks", ds->system_id);
 	md_blockf(&md, "# Correctness and side channels \xe2\x80\x94 system %s", ds->system_id);
-	md_block(&md, "What `ngcc-perf check` found for every checked instance of the dataset, "
-		 "beyond the KAT. These checks are ours, not part of the guide.");
+	md_blockf(&md, "What `ngcc-perf check` found for every checked instance of the dataset, "
+		  "beyond the KAT. These checks are ours, not part of the guide. They cover %s "
+		  "instances; instances of other types are not listed.", cand_types_checked());
 	md_block(&md, column_text);
 	md_block(&md, "## Instances");
 	md_table(&md, status_hdr, 6);

@@ -12,6 +12,7 @@
 #include "evidence/json.h"
 #include "host/env.h"
 #include "method/format.h"
+#include "method/types.h"
 #include "stats/stats.h"
 
 #define DASH FMT_DASH
@@ -457,8 +458,9 @@ static void legend(struct spage *p)
 	if (ds_has_checks(ds))
 		md_linef(&p->md, "- **Checks**: what `ngcc-perf check` found beyond the KAT (round "
 			 "trips, AddressSanitizer and UBSan, valgrind memcheck, constant time): "
-			 "`clean`, or the number of findings; `%s` not checked. Details on the "
-			 "candidate pages and on the [checks page](checks.md).", DASH);
+			 "`clean`, or the number of findings; `%s` not checked (check covers %s "
+			 "instances). Details on the candidate pages and on the [checks page]"
+			 "(checks.md).", DASH, cand_types_checked());
 	md_linef(&p->md, "- **Scope**: reference builds only; optimized builds are on the candidate pages.");
 	md_linef(&p->md, "- **Links**: [method and limitations](method.md), [symmetric survey]"
 		 "(../symmetric-survey.md), [size audit](../size-audit.md); the evidence and CSV "

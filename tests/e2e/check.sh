@@ -33,7 +33,7 @@ rc=0
 ngcc check flawkem --rounds 300 >"$ws/c1.out" 2>"$ws/c1.err" || rc=$?
 cat "$ws/c1.out"
 [ "$rc" = 1 ] || fail "check with findings exited $rc, expected 1: $(cat "$ws/c1.err")"
-grep -q "^check: 24 record(s): 15 clean, 9 with findings, 0 not complete" "$ws/c1.err" ||
+grep -qx "check: 24 record(s): 15 clean, 9 with findings, 0 not complete (0 kept from earlier runs); 0 instance(s) skipped (not built), 0 not checked (no suites for their type)" "$ws/c1.err" ||
 	fail "summary: $(cat "$ws/c1.err")"
 
 python3 - "$ws" "$pkg" <<'PY' || fail "FlawKEM records"
@@ -213,7 +213,10 @@ grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`Clean`\](flawkem.md).* | clea
 grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`SecretIndex`\](flawkem.md).* | 1 finding | ' "$summary" ||
 	fail "summary SecretIndex row: $(grep -F '`SecretIndex`' "$summary")"
 grep -qF '[checks page](checks.md)' "$summary" || fail "summary legend"
+grep -qF 'not checked (check covers `kem` instances)' "$summary" || fail "summary legend: the types check covers"
 [ -f "$ws/reports/$sys/checks.md" ] || fail "no checks page"
+grep -qF 'They cover `kem` instances; instances of other types are not listed.' "$ws/reports/$sys/checks.md" ||
+	fail "checks page: the types check covers"
 grep -qF '| [flawkem](flawkem.md) | `SecretIndex` dec | constant time | secret-dependent memory index (secret key) |' \
 	"$ws/reports/$sys/checks.md" || fail "checks page finding"
 
@@ -252,6 +255,41 @@ rc=0; ngcc validate ds --publish-unfixed >"$ws/val3.out" 2>&1 || rc=$?
 # ---- the examples come out clean ----
 ngcc check examplekem --rounds 20 >"$ws/ex.out" 2>&1 || fail "examples not clean: $(cat "$ws/ex.out")"
 [ "$(grep -c '^CHECK examplekem .* clean (' "$ws/ex.out")" = 8 ] || fail "example lines: $(cat "$ws/ex.out")"
+
+# ---- a type check has no suites for: a clear status, never a silent success ----
+# ExampleKEM-256 relabelled as a signature instance in candidate.conf (its
+# library stays built): check says it is not checked, counts it apart, and
+# with no instance of a covered type left it has nothing to do (exit 3).
+conf=$ws/candidates/examplekem/candidate.conf
+cp "$conf" "$ws/conf.bak"
+python3 - "$conf" ExampleKEM-256 <<'PY'
+import sys
+path, label = sys.argv[1:3]
+lines, inst = open(path).read().split("\n"), None
+for i, l in enumerate(lines):
+    if l.startswith("[instance "):
+        inst = l[len("[instance "):-1]
+    elif inst == label and l.startswith("type = "):
+        lines[i] = "type = sign"
+open(path, "w").write("\n".join(lines))
+PY
+rc=0; ngcc check examplekem --only functional --rounds 20 >"$ws/ty.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "one KEM left: exit $rc: $(cat "$ws/ty.out")"
+grep -qx 'CHECK examplekem ExampleKEM-256 not checked: check has no suites for sign instances yet (it covers `kem`)' "$ws/ty.out" ||
+	fail "not-checked line: $(cat "$ws/ty.out")"
+grep -q '^check: 1 record(s): 1 clean, .* 0 instance(s) skipped (not built), 1 not checked (no suites for their type)$' "$ws/ty.out" ||
+	fail "not-checked count: $(cat "$ws/ty.out")"
+python3 - "$conf" ExampleKEM-128 <<'PY'
+import sys
+path, label = sys.argv[1:3]
+text = open(path).read()
+open(path, "w").write(text.replace("type = kem", "type = sign"))
+PY
+rc=0; ngcc check examplekem --only functional --rounds 20 >"$ws/ty2.out" 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "no covered type: exit $rc, expected 3: $(cat "$ws/ty2.out")"
+grep -q 'nothing was checked in .*: no built instance of a type that check covers (`kem`)' "$ws/ty2.out" ||
+	fail "nothing-checked message: $(cat "$ws/ty2.out")"
+cp "$ws/conf.bak" "$conf"
 
 # ---- crash, exit and hang (the KAT gate's hostile fixtures) ----
 ngcc add "$NGCC_FIXTURES/hostile/HostileKEM" --id hostile >/dev/null

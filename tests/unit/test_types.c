@@ -1,6 +1,6 @@
 /* test_types.c — the candidate-type table every stage looks type facts up
  * in: names and ABI numbers agree with runtime/ngcc_abi.h, operation keys
- * and their order, which types are measured end to end. */
+ * and their order, which types are measured end to end, which ones `check` covers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +55,20 @@ static void only_kems_are_measured_yet(void **state)
 	assert_false(cand_type_supported(NULL));
 }
 
+/* `check` names the types it covers in its messages and on the pages from
+ * the table's checked column: KEM only, until the check program has the
+ * other types' suites. */
+static void check_covers_the_checked_types(void **state)
+{
+	(void)state;
+	assert_true(cand_type_find("kem")->checked);
+	assert_false(cand_type_find("sign")->checked);
+	assert_false(cand_type_find("kex")->checked);
+	assert_false(cand_type_find("hash")->checked);
+	assert_string_equal(cand_types_checked(), "`kem`");
+	assert_ptr_equal(cand_types_checked(), cand_types_checked());
+}
+
 static void operations_say_their_type(void **state)
 {
 	(void)state;
@@ -97,6 +111,7 @@ int main(void)
 		cmocka_unit_test(names_and_abi_numbers_agree),
 		cmocka_unit_test(package_facts),
 		cmocka_unit_test(only_kems_are_measured_yet),
+		cmocka_unit_test(check_covers_the_checked_types),
 		cmocka_unit_test(operations_say_their_type),
 		cmocka_unit_test(operation_ranks_follow_the_table),
 	};
