@@ -179,16 +179,30 @@ static void plan_sources(struct plan *p, const char *workspace, const char *srcr
 	}
 }
 
-static const char *shim_type_define(const struct candidate_conf *c, const struct instance_conf *ic)
+static const struct cand_type *instance_type(const struct candidate_conf *c,
+					     const struct instance_conf *ic)
 {
 	const char *type = ic->type ? ic->type : c->type;
-	const struct cand_type *t = cand_type_find(type ? type : "kem");
+	return cand_type_find(type ? type : "kem");
+}
+
+static int is_hash(const struct candidate_conf *c, const struct instance_conf *ic)
+{
+	const struct cand_type *t = instance_type(c, ic);
+	return t && !strcmp(t->name, "hash");
+}
+
+static const char *shim_type_define(const struct candidate_conf *c, const struct instance_conf *ic)
+{
+	const struct cand_type *t = instance_type(c, ic);
 	/* An unknown type is compiled as the last row, as hash always was. */
 	return t ? t->shim_define : cand_types[n_cand_types - 1].shim_define;
 }
 
 static const char *runtime_summary(const struct build_outcome *o)
 {
+	if (!o->runtime_auxfunc) /* a hash: the DRNG only */
+		return o->runtime_drng;
 	int pd = !strcmp(o->runtime_drng, "package"), pa = !strcmp(o->runtime_auxfunc, "package");
 	if (pd == pa)
 		return pd ? "package" : "ngcc-perf";
@@ -245,6 +259,8 @@ static void plan_shim_command(struct plan *p)
 	push_meta(&j->argv, "COMPILER", build_compiler_version());
 	push_meta(&j->argv, "FLAGS", build_profile_name(p->out->profile));
 	push_meta(&j->argv, "RUNTIME", runtime_summary(p->out));
+	if (ic->digest_bits)
+		sl_push_owned(&j->argv, xasprintf("-DNGCC_META_DIGEST_BITS=%d", ic->digest_bits));
 	sl_push(&j->argv, shim_type_define(c, ic));
 	if (sources_define_drng(p))
 		sl_push(&j->argv, "-DNGCC_SHIM_NO_DRNG_DEF");
@@ -326,25 +342,34 @@ static struct plan *plan_create(struct build_unit *u, struct build_outcome *o)
 	p->stem = build_stem(ic);
 	p->objdir = xasprintf("build/%s/obj/%s/%s", u->c->id, p->stem,
 			      build_profile_name(o->profile));
+	/* API_CryptHash has the DRNG and no auxiliary functions (docs/iccs.md
+	 * §1.1): a hash library gets none of ours, whose names could clash
+	 * with a hash package's own unprefixed helpers. */
+	int hash = is_hash(u->c, ic), aux = !hash;
 	o->runtime_drng = ic->own_drng ? "package" : "ngcc-perf";
-	o->runtime_auxfunc = ic->own_auxfunc ? "package" : "ngcc-perf";
+	o->runtime_auxfunc = !aux ? NULL : ic->own_auxfunc ? "package" : "ngcc-perf";
 	p->jobs = xcalloc(ic->sources.n + 5, sizeof *p->jobs);
 	if (!ic->sources.n) {
 		o->error = xasprintf("no sources listed for instance %s in candidates/%s/candidate.conf",
 				     ic->label, u->c->id);
 		p->failed = 1;
+	} else if (hash && !ic->digest_bits) {
+		o->error = xasprintf("hash instance %s has no digest length: set digest_bits = "
+				     "DIGEST_BIT_LENGTH in [instance %s] of candidates/%s/candidate.conf",
+				     ic->label, ic->label, u->c->id);
+		p->failed = 1;
 	} else if (prepare_objdir(ws, p->objdir, &o->error)) {
 		p->failed = 1;
 	} else {
 		int need_rt = !package_has_header(ws, srcroot, ic, "drng.h") ||
-			      !package_has_header(ws, srcroot, ic, "auxfunc.h");
+			      (aux && !package_has_header(ws, srcroot, ic, "auxfunc.h"));
 		plan_sources(p, ws, srcroot, need_rt, rt);
 		p->n_sources = p->n_compile;
 		if (!ic->own_drng)
 			plan_runtime(p, ws, rt, "drng");
-		if (!ic->own_auxfunc)
+		if (aux && !ic->own_auxfunc)
 			plan_runtime(p, ws, rt, "auxfunc");
-		if (!ic->own_drng || !ic->own_auxfunc)
+		if (!ic->own_drng || (aux && !ic->own_auxfunc))
 			plan_runtime(p, ws, rt, "sm3");
 		plan_shim(p, ws);
 		plan_link(p, ws, rt, any_cxx_source(ic));

@@ -83,6 +83,8 @@ static int resolve_forwarders(struct candidate_lib *lib, const char *path, char 
 		return RESOLVE(lib->handle, path, "ngcc_kem_keygen", lib->kem_keygen, err) ||
 		       RESOLVE(lib->handle, path, "ngcc_kem_enc", lib->kem_enc, err) ||
 		       RESOLVE(lib->handle, path, "ngcc_kem_dec", lib->kem_dec, err);
+	case NGCC_TYPE_HASH:
+		return RESOLVE(lib->handle, path, "ngcc_hash", lib->hash, err);
 	default:
 		return 0;
 	}

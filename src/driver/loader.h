@@ -15,6 +15,7 @@ struct candidate_lib {
 	ngcc_kem_keygen_fn kem_keygen;
 	ngcc_kem_enc_fn kem_enc;
 	ngcc_kem_dec_fn kem_dec;
+	ngcc_hash_fn hash;
 };
 
 /* 0 on success; -1 with *err (malloc'd) naming the library and the cause. */

@@ -22,7 +22,10 @@ struct cand_type {
 	const char *title;         /* "Key encapsulation", ... (summary sections) */
 	const char *header_prefix; /* API header of an instance: "KEM_*.h" */
 	const char *kat_prefix;    /* submitted KAT file: "KAT_KEM_<instance>.txt" */
-	int kat_several_files;     /* the KATs are several files (hash): none is picked at add */
+	/* The tags of a type whose KATs are several files, in the official
+	 * order, each file named "<tag>_<instance>.txt" (hash: KAT_2_12 ...
+	 * KAT_Loop); NULL: one file, kat_prefix + instance. */
+	const char *const *kat_files;
 	const char *shim_define;   /* compiles runtime/shim.c for this API */
 	/* API functions whose call in a header says the type (discovery) */
 	const char *const *api_functions;

@@ -64,6 +64,7 @@ static void instance_free(struct instance_conf *in)
 	sl_free(&in->defines);
 	sl_free(&in->libs);
 	free(in->kat_reference);
+	sl_free(&in->kat_files);
 }
 
 void conf_free(struct candidate_conf *c)
@@ -166,8 +167,24 @@ static int candidate_key(struct reader *r, const char *key, const char *v)
 
 /* Which booleans of the current instance were given (for duplicates). */
 struct seen_bools {
-	int own_drng, own_auxfunc, enabled;
+	int own_drng, own_auxfunc, enabled, digest_bits;
 };
+
+/* digest_bits: a positive number of bits (docs/iccs.md §1.2). */
+static int set_digest_bits(struct reader *r, struct seen_bools *seen, int *slot, const char *v)
+{
+	char *end = NULL;
+	long bits = strtol(v, &end, 10);
+	if (seen->digest_bits)
+		return fail(r, r->line, "duplicate key 'digest_bits' (it takes one value)");
+	seen->digest_bits = 1;
+	if (!*v)
+		return 0;
+	if (*end || bits < 1 || bits > 65536)
+		return fail(r, r->line, "digest_bits must be a number of bits from 1 to 65536, not '%s'", v);
+	*slot = (int)bits;
+	return 0;
+}
 
 static int instance_key(struct reader *r, struct seen_bools *seen, const char *key, const char *v)
 {
@@ -187,8 +204,11 @@ static int instance_key(struct reader *r, struct seen_bools *seen, const char *k
 		return set_scalar(r, &in->api_header, key, v);
 	if (!strcmp(key, "kat_reference"))
 		return set_scalar(r, &in->kat_reference, key, v);
+	if (!strcmp(key, "digest_bits"))
+		return set_digest_bits(r, seen, &in->digest_bits, v);
 	int is_list = !strcmp(key, "source") || !strcmp(key, "include") ||
-		      !strcmp(key, "cflag") || !strcmp(key, "define") || !strcmp(key, "lib");
+		      !strcmp(key, "cflag") || !strcmp(key, "define") || !strcmp(key, "lib") ||
+		      !strcmp(key, "kat_file");
 	if (is_list && !*v)
 		return fail(r, r->line, "'%s' needs a value (delete the line instead)", key);
 	if (!strcmp(key, "source"))
@@ -201,6 +221,8 @@ static int instance_key(struct reader *r, struct seen_bools *seen, const char *k
 		return sl_push(&in->defines, v), 0;
 	if (!strcmp(key, "lib"))
 		return sl_push(&in->libs, v), 0;
+	if (!strcmp(key, "kat_file"))
+		return sl_push(&in->kat_files, v), 0;
 	if (!strcmp(key, "own_drng"))
 		return set_bool(r, &in->own_drng, &seen->own_drng, key, v);
 	if (!strcmp(key, "own_auxfunc"))
@@ -226,6 +248,15 @@ static int finish_instance(struct reader *r)
 		return fail(r, r->section_line,
 			    "[instance %s] is enabled but lists no 'source' (add source = FILE lines or set enabled = no)",
 			    in->label);
+	int hash = !strcmp(in->type, "hash");
+	if (!hash && (in->kat_files.n || in->digest_bits))
+		return fail(r, r->section_line,
+			    "[instance %s]: 'kat_file' and 'digest_bits' are for hash instances "
+			    "(a %s instance names its KAT file with kat_reference)", in->label, in->type);
+	if (hash && in->kat_reference)
+		return fail(r, r->section_line,
+			    "[instance %s]: a hash instance lists its KAT files with 'kat_file' lines, "
+			    "not 'kat_reference'", in->label);
 	return 0;
 }
 
@@ -370,6 +401,10 @@ static const char conf_header[] =
 	"#   own_auxfunc   the same for auxfunc.c (sm3hash, pseudoXOF, pseudohash)\n"
 	"#   kat_reference the submitted KAT file, relative to\n"
 	"#                 candidates/<id>/source/ (a kat.sha256 entry wins)\n"
+	"#   digest_bits   hash: DIGEST_BIT_LENGTH, passed to every CryptHash call\n"
+	"#   kat_file      hash: one line per submitted KAT file (KAT_2_12_,\n"
+	"#                 KAT_2_23_, KAT_2_33_, KAT_Loop_<instance>.txt), relative\n"
+	"#                 to candidates/<id>/source/ (kat.sha256 entries win)\n"
 	"#   enabled       no: discovered but not built\n";
 
 /* A value that the reader would not give back unchanged cannot be written. */
@@ -404,7 +439,7 @@ static int conf_writable(const struct candidate_conf *c)
 		    !writable(in->api_header) || !writable(in->kat_reference) ||
 		    !list_writable(&in->sources) || !list_writable(&in->include_dirs) ||
 		    !list_writable(&in->cflags) || !list_writable(&in->defines) ||
-		    !list_writable(&in->libs))
+		    !list_writable(&in->libs) || !list_writable(&in->kat_files))
 			return 0;
 	}
 	return 1;
@@ -438,6 +473,9 @@ static void put_instance(struct strbuf *sb, const struct instance_conf *in)
 	put(sb, "own_drng", in->own_drng ? "yes" : "no");
 	put(sb, "own_auxfunc", in->own_auxfunc ? "yes" : "no");
 	put(sb, "kat_reference", in->kat_reference);
+	if (in->digest_bits)
+		sb_addf(sb, "digest_bits = %d\n", in->digest_bits);
+	put_list(sb, "kat_file", &in->kat_files);
 	put(sb, "enabled", in->enabled ? "yes" : "no");
 }
 

@@ -29,8 +29,14 @@
  *   kat_reference = Test_Vectors/KAT_KEM_NTRE_128.txt
  *   enabled = yes
  *
- * source_dir and kat_reference are relative to candidates/<ID>/source/;
- * sources and include dirs are relative to source_dir.
+ * A hash instance has no kat_reference; instead
+ *
+ *   digest_bits = 256
+ *   kat_file = Test_Vectors/KAT_2_12_FOO_256.txt     (one line per file)
+ *
+ * source_dir, kat_reference and kat_file are relative to
+ * candidates/<ID>/source/; sources and include dirs are relative to
+ * source_dir.
  */
 #ifndef NGCC_CONF_H
 #define NGCC_CONF_H
@@ -52,6 +58,8 @@ struct instance_conf {
 	int own_drng;       /* the package's own drng.c is in sources */
 	int own_auxfunc;    /* the package's own auxfunc.c is in sources */
 	char *kat_reference; /* may be NULL */
+	int digest_bits;    /* hash: DIGEST_BIT_LENGTH; 0 = not known */
+	struct strlist kat_files; /* hash: the submitted KAT files */
 	int enabled;
 };
 

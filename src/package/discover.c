@@ -316,11 +316,17 @@ static int any_component_junk(const char *rel)
 	return junk;
 }
 
-/* ---- ALGORITHM_INSTANCE ---- */
+/* ---- macros: ALGORITHM_INSTANCE, DIGEST_BIT_LENGTH ---- */
 
-/* The first `#define ALGORITHM_INSTANCE "..."` outside comment lines. */
-static char *parse_instance_macro(const char *text)
+/* The value of the first `#define <name> <value>` outside comment lines:
+ * the rest of its line without a trailing comment or blanks (malloc'd), or
+ * NULL.  Lines may end in CRLF; a UTF-8 byte-order mark may precede the
+ * first line. */
+static char *parse_define(const char *text, const char *name)
 {
+	size_t nl_name = strlen(name);
+	if (!strncmp(text, "\xEF\xBB\xBF", 3))
+		text += 3;
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		const char *q = p;
 		while (*q == ' ' || *q == '\t')
@@ -336,19 +342,36 @@ static char *parse_instance_macro(const char *text)
 			continue;
 		while (*q == ' ' || *q == '\t')
 			q++;
-		if (strncmp(q, "ALGORITHM_INSTANCE", 18))
+		if (strncmp(q, name, nl_name) || (q[nl_name] != ' ' && q[nl_name] != '\t'))
 			continue;
-		q += 18;
+		q += nl_name;
 		while (*q == ' ' || *q == '\t')
 			q++;
-		if (*q != '"')
-			continue;
-		const char *e = strchr(q + 1, '"');
-		const char *nl = strchr(q + 1, '\n');
-		if (e && (!nl || e < nl))
-			return xstrndup(q + 1, (size_t)(e - q - 1));
+		size_t n = strcspn(q, "\r\n");
+		const char *c1 = strstr(q, "/*"), *c2 = strstr(q, "//");
+		if (c1 && (size_t)(c1 - q) < n)
+			n = (size_t)(c1 - q);
+		if (c2 && (size_t)(c2 - q) < n)
+			n = (size_t)(c2 - q);
+		while (n && (q[n - 1] == ' ' || q[n - 1] == '\t'))
+			n--;
+		return xstrndup(q, n);
 	}
 	return NULL;
+}
+
+/* The first `#define ALGORITHM_INSTANCE "..."` outside comment lines. */
+static char *parse_instance_macro(const char *text)
+{
+	char *v = parse_define(text, "ALGORITHM_INSTANCE");
+	char *s = NULL;
+	if (v && v[0] == '"') {
+		const char *e = strchr(v + 1, '"');
+		if (e)
+			s = xstrndup(v + 1, (size_t)(e - v - 1));
+	}
+	free(v);
+	return s;
 }
 
 static char *instance_macro_in_file(const char *path)
@@ -359,6 +382,40 @@ static char *instance_macro_in_file(const char *path)
 	return v;
 }
 
+/* An integer constant as headers write it: 256, (256), 0x100, 256u, 256UL.
+ * -1 if v is not one. */
+static long integer_constant(const char *v)
+{
+	char *copy = xstrdup(v), *p = copy, *end = NULL;
+	size_t n = strlen(p);
+	while (*p == '(' && n >= 2 && p[n - 1] == ')') {
+		p[--n] = '\0';
+		p++;
+		n--;
+		while (*p == ' ')
+			p++, n--;
+		while (n && p[n - 1] == ' ')
+			p[--n] = '\0';
+	}
+	long x = strtol(p, &end, 0);
+	while (end && (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'))
+		end++;
+	int ok = end && end != p && !*end && x > 0;
+	free(copy);
+	return ok ? x : -1;
+}
+
+static int is_identifier(const char *v)
+{
+	if (!isalpha((unsigned char)*v) && *v != '_')
+		return 0;
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && *v != '_')
+			return 0;
+	return 1;
+}
+
+/* ---- one instance ---- */
 /* ---- one instance ---- */
 
 struct inst_builder {
@@ -455,6 +512,41 @@ static void find_instance_macro(struct inst_builder *b, const char *api_macro)
 	b->fi->placeholder = b->fi->instance && !strcmp(b->fi->instance, "AlgorithmInstance");
 }
 
+/* The `#define name` of the instance's headers, the API header first. */
+static char *define_in_headers(struct inst_builder *b, const char *api_header, const char *name)
+{
+	char *v = NULL;
+	for (size_t i = 0; i <= b->headers.n && !v; i++) {
+		const char *rel = i == 0 ? api_header : b->headers.items[i - 1];
+		if (!rel || (i > 0 && api_header && !strcmp(rel, api_header)))
+			continue;
+		char *h = path_join(b->abs_dir, rel);
+		char *text = read_small(h);
+		v = text ? parse_define(text, name) : NULL;
+		free(text);
+		free(h);
+	}
+	return v;
+}
+
+/* DIGEST_BIT_LENGTH (hash, docs/iccs.md §1.2), defined in the API header or
+ * another header of the instance, as a number or as the name of another
+ * macro defined there (a few steps of that).  0 when not found. */
+static void find_digest_bits(struct inst_builder *b)
+{
+	char *v = define_in_headers(b, b->fi->api_header, "DIGEST_BIT_LENGTH");
+	for (int depth = 0; v && depth < 4 && is_identifier(v); depth++) {
+		char *next = define_in_headers(b, b->fi->api_header, v);
+		free(v);
+		v = next;
+	}
+	long bits = v ? integer_constant(v) : -1;
+	b->fi->digest_bits = bits > 0 && bits <= 65536 ? (int)bits : 0;
+	if (v && !b->fi->digest_bits)
+		b->fi->digest_expr = xstrdup(v);
+	free(v);
+}
+
 /* ---- KAT reference ---- */
 
 /* Label and file stem compared without case and with '-' == '_'. */
@@ -485,12 +577,12 @@ static char *folder_label(const struct found_instance *fi)
 	return plus ? xstrndup(fi->label, (size_t)(plus - fi->label)) : xstrdup(fi->label);
 }
 
-/* How well a KAT_<KIND>_*.txt file fits the instance; 0 = not at all. */
-static int kat_score(const struct found_instance *fi, const char *rel, const char *label)
+/* How well a <prefix>*.txt file (KAT_KEM_..., KAT_2_12_...) fits the
+ * instance; 0 = not at all. */
+static int kat_score(const struct found_instance *fi, const char *rel, const char *label,
+		     const char *prefix)
 {
 	const char *base = path_basename(rel);
-	const struct cand_type *t = cand_type_find(fi->type);
-	const char *prefix = t ? t->kat_prefix : "KAT_CryptHash";
 	if (!starts_ci(base, prefix) || !str_ends_with_ci(base, ".txt"))
 		return 0;
 	const char *stem = base + strlen(prefix);
@@ -523,22 +615,40 @@ static int kat_score(const struct found_instance *fi, const char *rel, const cha
 	return score;
 }
 
-static void find_kat(struct found_instance *fi, const struct strlist *all)
+/* The package file that fits the instance best as <prefix>*.txt (NULL). */
+static char *best_kat(const struct found_instance *fi, const struct strlist *all,
+		      const char *prefix)
 {
-	const struct cand_type *t = cand_type_find(fi->type);
-	if (t && t->kat_several_files)
-		return; /* the KAT runner finds them */
-	char *label = folder_label(fi);
+	char *label = folder_label(fi), *found = NULL;
 	int best = 0;
 	for (size_t i = 0; i < all->n; i++) {
-		int s = kat_score(fi, all->items[i], label);
+		int s = kat_score(fi, all->items[i], label, prefix);
 		if (s > best) {
 			best = s;
-			free(fi->kat_reference);
-			fi->kat_reference = xstrdup(all->items[i]);
+			free(found);
+			found = xstrdup(all->items[i]);
 		}
 	}
 	free(label);
+	return found;
+}
+
+/* The submitted KAT file, or for a type with several (hash) each of them
+ * that the package has. */
+static void find_kat(struct found_instance *fi, const struct strlist *all)
+{
+	const struct cand_type *t = cand_type_find(fi->type);
+	if (!t || !t->kat_files) {
+		fi->kat_reference = best_kat(fi, all, t ? t->kat_prefix : "KAT_KEM_");
+		return;
+	}
+	for (const char *const *tag = t->kat_files; *tag; tag++) {
+		char *prefix = xasprintf("%s_", *tag);
+		char *f = best_kat(fi, all, prefix);
+		if (f)
+			sl_push_owned(&fi->kat_files, f);
+		free(prefix);
+	}
 }
 
 /* ---- finding instance folders ---- */
@@ -699,6 +809,8 @@ static void add_found(struct discovery *d, const struct scan *sc,
 		collect_code(&b, common);
 	sl_sort(&fi->sources);
 	find_instance_macro(&b, h->macro);
+	if (!strcmp(fi->type, "hash"))
+		find_digest_bits(&b);
 	instance_digest(&b);
 	char *label = label_for(dir, fi->instance, fi->placeholder, sc->fallback_label);
 	if (!strcmp(fi->variant, "optimized-avx2"))
@@ -792,6 +904,8 @@ static void found_free(struct found_instance *fi)
 	sl_free(&fi->sources);
 	sl_free(&fi->include_dirs);
 	free(fi->kat_reference);
+	sl_free(&fi->kat_files);
+	free(fi->digest_expr);
 }
 
 static struct found_instance *find_kept(struct discovery *d, size_t upto, const char *label,
@@ -871,6 +985,12 @@ static void add_notes(struct discovery *d)
 		if (!fi->sources.n)
 			sl_push_owned(&d->notes, xasprintf("%s: no source files found in '%s'",
 							   fi->label, fi->source_dir));
+		if (!strcmp(fi->type, "hash") && !fi->digest_bits)
+			sl_push_owned(&d->notes, fi->digest_expr
+				? xasprintf("%s: DIGEST_BIT_LENGTH is '%s', which is not a number; set "
+					    "digest_bits = N in candidate.conf", fi->label, fi->digest_expr)
+				: xasprintf("%s: no #define DIGEST_BIT_LENGTH found in its headers; set "
+					    "digest_bits = N in candidate.conf", fi->label));
 	}
 }
 
@@ -938,6 +1058,8 @@ void discovery_to_conf(const struct discovery *d, struct candidate_conf *c)
 		in->own_drng = fi->own_drng;
 		in->own_auxfunc = fi->own_auxfunc;
 		in->kat_reference = dup_or_null(fi->kat_reference);
+		in->digest_bits = fi->digest_bits;
+		copy_list(&in->kat_files, &fi->kat_files);
 		in->enabled = fi->enabled && fi->sources.n;
 	}
 	if (!c->type && d->n)

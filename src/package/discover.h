@@ -22,6 +22,9 @@ struct found_instance {
 	struct strlist include_dirs; /* relative to source_dir */
 	int own_drng, own_auxfunc;
 	char *kat_reference; /* relative to the package root, or NULL */
+	int digest_bits;    /* hash: DIGEST_BIT_LENGTH, 0 if not found */
+	char *digest_expr;  /* hash: its text when it is no number */
+	struct strlist kat_files; /* hash: the files found, relative to the root */
 	int enabled;
 	int in_bundle;      /* lives under Others/, 中文资料/ or similar */
 	char digest[65];    /* content hash of sources and headers */

@@ -45,15 +45,22 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 		const struct instance_conf *in = &c->inst[i];
 		char *fl = folder_label(in->label);
 		const char *kat = "none";
+		char *files = NULL;
+		int hash = !strcmp(in->type, "hash");
 		if (sl_contains(manifest_labels, fl))
 			kat = "manifest";
 		else if (in->kat_reference)
 			kat = path_basename(in->kat_reference);
-		char *iccs = xasprintf("%s/%s", iccs_copy(in->own_drng), iccs_copy(in->own_auxfunc));
+		else if (in->kat_files.n)
+			kat = files = xasprintf("%zu/4 hash KAT files", in->kat_files.n);
+		/* A hash package has the DRNG and no auxiliary functions. */
+		char *iccs = xasprintf("%s/%s", iccs_copy(in->own_drng),
+				       hash ? "-" : iccs_copy(in->own_auxfunc));
 		printf("%-24s %-5s %-15s %-24s %5zu %-20s %-3s %s\n", in->label, in->type,
 		       in->variant, in->instance ? in->instance : "(none)", in->sources.n, iccs,
 		       in->enabled ? "yes" : "no", kat);
 		free(iccs);
+		free(files);
 		free(fl);
 	}
 	for (size_t i = 0; i < imp->notes.n; i++)

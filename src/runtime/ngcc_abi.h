@@ -11,7 +11,7 @@
 #define NGCC_ABI_H
 
 #define NGCC_ABI_MAGIC 0x4e474343u /* "NGCC" */
-#define NGCC_ABI_VERSION 1
+#define NGCC_ABI_VERSION 2 /* 2: digest_bits, ngcc_hash */
 
 enum ngcc_type {
 	NGCC_TYPE_KEM = 1,
@@ -34,6 +34,9 @@ struct ngcc_meta {
 	const char *runtime;      /* which ICCS copy: "ngcc-perf" or "package" */
 	/* API sizes from the *_get_*_len_bytes() getters (0 when n/a). */
 	unsigned long long pk_bytes, sk_bytes, ct_bytes, ss_bytes, sig_bytes;
+	/* Hash: DIGEST_BIT_LENGTH, the digest length every CryptHash call
+	 * gets (0 for the other types). */
+	int digest_bits;
 };
 
 /* Exported by every candidate library. */
@@ -51,6 +54,10 @@ int ngcc_kem_dec(unsigned char *sk, unsigned long long sk_len,
 		 unsigned char *ct, unsigned long long ct_len,
 		 unsigned char *ss, unsigned long long *ss_len);
 
+/* Hash: a plain forwarder to CryptHash (docs/iccs.md §1.6). */
+int ngcc_hash(int digest_len_bits, const unsigned char *msg,
+	      unsigned long long msg_len_bits, unsigned char *digest);
+
 typedef const struct ngcc_meta *(*ngcc_meta_fn)(void);
 typedef int (*ngcc_seed_fn)(const unsigned char *, unsigned long long);
 typedef int (*ngcc_kem_keygen_fn)(unsigned char *, unsigned long long *,
@@ -61,5 +68,7 @@ typedef int (*ngcc_kem_enc_fn)(unsigned char *, unsigned long long,
 typedef int (*ngcc_kem_dec_fn)(unsigned char *, unsigned long long,
 			       unsigned char *, unsigned long long,
 			       unsigned char *, unsigned long long *);
+typedef int (*ngcc_hash_fn)(int, const unsigned char *, unsigned long long,
+			    unsigned char *);
 
 #endif

@@ -6,7 +6,9 @@
  *   NGCC_META_ID, NGCC_META_ALGORITHM, NGCC_META_LABEL, NGCC_META_INSTANCE,
  *   NGCC_META_VARIANT, NGCC_META_COMPILER, NGCC_META_FLAGS, NGCC_META_RUNTIME
  *
- * and one of NGCC_SHIM_KEM, NGCC_SHIM_SIG, NGCC_SHIM_KEX, NGCC_SHIM_HASH.
+ * and one of NGCC_SHIM_KEM, NGCC_SHIM_SIG, NGCC_SHIM_KEX, NGCC_SHIM_HASH;
+ * a hash library also gets NGCC_META_DIGEST_BITS (DIGEST_BIT_LENGTH, an
+ * integer, from candidate.conf's digest_bits).
  * NGCC_SHIM_NO_DRNG_DEF leaves drng_algorithm to a candidate that defines
  * it itself.
  *
@@ -47,6 +49,9 @@
 #ifndef NGCC_META_RUNTIME
 #define NGCC_META_RUNTIME ""
 #endif
+#ifndef NGCC_META_DIGEST_BITS
+#define NGCC_META_DIGEST_BITS 0
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +86,9 @@ unsigned long long sig_get_sn_len_bytes();
 unsigned long long kex_get_pk_len_bytes();
 unsigned long long kex_get_sk_len_bytes();
 unsigned long long kex_get_ss_len_bytes();
+#elif defined(NGCC_SHIM_HASH)
+int CryptHash(int digest_len_bits, const unsigned char *msg,
+	      unsigned long long msg_len_bits, unsigned char *digest);
 #endif
 
 static struct ngcc_meta meta;
@@ -102,7 +110,7 @@ static void fill_sizes(struct ngcc_meta *m)
 	m->sk_bytes = kex_get_sk_len_bytes();
 	m->ss_bytes = kex_get_ss_len_bytes();
 #else
-	(void)m;
+	m->digest_bits = NGCC_META_DIGEST_BITS;
 #endif
 }
 
@@ -164,6 +172,12 @@ int ngcc_kem_dec(unsigned char *sk, unsigned long long sk_len,
 		 unsigned char *ss, unsigned long long *ss_len)
 {
 	return kem_dec(sk, sk_len, ct, ct_len, ss, ss_len);
+}
+#elif defined(NGCC_SHIM_HASH)
+int ngcc_hash(int digest_len_bits, const unsigned char *msg,
+	      unsigned long long msg_len_bits, unsigned char *digest)
+{
+	return CryptHash(digest_len_bits, msg, msg_len_bits, digest);
 }
 #endif
 

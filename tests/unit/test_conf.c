@@ -56,6 +56,14 @@ static void fill_example(struct candidate_conf *c)
 	sl_push(&in->libs, "-lm");
 	in->own_drng = 1;
 	in->kat_reference = xstrdup("Test_Vectors/KAT_KEM_NTRE_128.txt");
+	in = conf_add_instance(c, "NTRE-H256");
+	in->type = xstrdup("hash");
+	in->variant = xstrdup("reference");
+	in->source_dir = xstrdup("Implementations/Reference_Implementation/NTRE-H256");
+	sl_push(&in->sources, "CryptHash_AlgorithmInstance.c");
+	in->digest_bits = 256;
+	sl_push(&in->kat_files, "Test_Vectors/KAT_2_12_NTRE_H256.txt");
+	sl_push(&in->kat_files, "Test_Vectors/KAT_Loop_NTRE_H256.txt");
 	in = conf_add_instance(c, "NTRE-128+avx2");
 	in->type = xstrdup("kem");
 	in->variant = xstrdup("optimized-avx2");
@@ -82,7 +90,7 @@ static void test_round_trip(void **state)
 	assert_null(err);
 	assert_string_equal(back.id, "kem-27");
 	assert_string_equal(back.package, c.package);
-	assert_int_equal(back.n_inst, 2);
+	assert_int_equal(back.n_inst, 3);
 	struct instance_conf *a = &c.inst[0], *b = conf_find_instance(&back, "NTRE-128");
 	assert_non_null(b);
 	assert_string_equal(b->source_dir, a->source_dir);
@@ -95,6 +103,12 @@ static void test_round_trip(void **state)
 	assert_int_equal(b->own_drng, 1);
 	assert_int_equal(b->own_auxfunc, 0);
 	assert_int_equal(b->enabled, 1);
+	assert_int_equal(b->digest_bits, 0);
+	assert_int_equal(b->kat_files.n, 0);
+	struct instance_conf *h = conf_find_instance(&back, "NTRE-H256");
+	assert_int_equal(h->digest_bits, 256);
+	assert_lists_equal(&h->kat_files, &c.inst[1].kat_files);
+	assert_null(h->kat_reference);
 	struct instance_conf *o = conf_find_instance(&back, "NTRE-128+avx2");
 	assert_non_null(o);
 	assert_int_equal(o->enabled, 0);
@@ -167,6 +181,8 @@ static void expect_error(const char *text, int line, const char *needle)
 
 #define INST "[candidate]\nid = x\n[instance A]\ntype = kem\nsource_dir = d\nsource = a.c\n"
 
+#define HINST "[candidate]\nid = x\n[instance A]\ntype = hash\nsource_dir = d\nsource = a.c\n"
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -187,6 +203,14 @@ static void test_errors(void **state)
 	expect_error("[candidate]\nalgorithm = y\n", 1, "has no 'id'");
 	expect_error("# empty\n", 1, "no [candidate] section");
 	expect_error("[candidate]\nid = a\n[candidate]\n", 3, "given twice");
+	/* hash-only keys */
+	expect_error(INST "digest_bits = 256\n", 3, "'kat_file' and 'digest_bits' are for hash instances");
+	expect_error(INST "kat_file = K.txt\n", 3, "'kat_file' and 'digest_bits' are for hash instances");
+	expect_error(HINST "kat_reference = K.txt\n", 3, "lists its KAT files with 'kat_file' lines");
+	expect_error(HINST "digest_bits = 25x\n", 7, "digest_bits must be a number of bits");
+	expect_error(HINST "digest_bits = 0\n", 7, "digest_bits must be a number of bits");
+	expect_error(HINST "digest_bits = 256\ndigest_bits = 512\n", 8, "duplicate key 'digest_bits'");
+	expect_error(HINST "kat_file =\n", 7, "needs a value");
 }
 
 static void test_missing_file(void **state)

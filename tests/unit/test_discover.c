@@ -249,7 +249,8 @@ static void test_other_types_and_additional(void **state)
 	const struct found_instance *h = by_label(&d, "Hash-256");
 	assert_string_equal(h->type, "hash");
 	assert_null(h->instance);
-	assert_int_equal(h->enabled, 0);
+	assert_int_equal(h->enabled, 1);
+	assert_int_equal(h->digest_bits, 0);
 	const struct found_instance *m = by_label(&d, "Kem-M4+additional");
 	assert_string_equal(m->type, "kem");
 	assert_string_equal(m->variant, "additional");
@@ -257,6 +258,81 @@ static void test_other_types_and_additional(void **state)
 	assert_string_equal(m->kat_reference, "Test_Vectors/KAT_KEM_KEM_M4.txt");
 	assert_true(notes_mention(&d, "Kex-1: type kex is recognised but not yet supported"));
 	assert_true(notes_mention(&d, "Hash-256: no #define ALGORITHM_INSTANCE"));
+	assert_true(notes_mention(&d, "Hash-256: no #define DIGEST_BIT_LENGTH found in its headers; "
+				  "set digest_bits = N in candidate.conf"));
+	discovery_free(&d);
+	free(root);
+}
+
+/* Hash packages as they come: CRLF lines, a UTF-8 byte-order mark and
+ * Chinese comments, the API header under another name, DIGEST_BIT_LENGTH
+ * in another header as the name of a further macro, no auxfunc, and the
+ * four KAT files of each instance found in Test_Vectors/. */
+static void test_hash_quirks(void **state)
+{
+	(void)state;
+	const char *dir = "hq/Implementations/Reference_Implementation/";
+	char *p = xasprintf("%sQH-256/CryptHash_qh.h", dir);
+	put_file(p, "\xEF\xBB\xBF#define ALGORITHM_INSTANCE \"QH_256\"\r\n"
+		 "/* 哈希函数接口 */\r\n#include \"params.h\"\r\n"
+		 "int CryptHash(int digest_len_bits, const unsigned char *msg,\r\n"
+		 "              unsigned long long msg_len_bits, unsigned char *digest);\r\n");
+	free(p);
+	p = xasprintf("%sQH-256/params.h", dir);
+	put_file(p, "// 参数\r\n#define QH_OUT_BITS (256u) /* 输出长度 */\r\n"
+		 "#  define DIGEST_BIT_LENGTH\tQH_OUT_BITS\r\n");
+	free(p);
+	p = xasprintf("%sQH-256/qh.c", dir);
+	put_file(p, "int qh;\r\n");
+	free(p);
+	p = xasprintf("%sQH-256/drng.c", dir);
+	put_file(p, "int get_random_number;\n");
+	free(p);
+	p = xasprintf("%sQH-Odd/CryptHash_AlgorithmInstance.h", dir);
+	put_file(p, "#define ALGORITHM_INSTANCE \"QH_ODD\"\n#define DIGEST_BIT_LENGTH (QH_A + QH_B)\n"
+		 "int CryptHash(int, const unsigned char *, unsigned long long, unsigned char *);\n");
+	free(p);
+	p = xasprintf("%sQH-Odd/odd.c", dir);
+	put_file(p, "int odd;\n");
+	free(p);
+	static const char *const tags[] = { "KAT_2_12", "KAT_2_23", "KAT_2_33", "KAT_Loop" };
+	for (int i = 0; i < 4; i++) {
+		p = xasprintf("hq/Test_Vectors/%s_QH_256.txt", tags[i]);
+		put_file(p, "Msg_Len = 0\r\n");
+		free(p);
+	}
+	put_file("hq/Test_Vectors/KAT_2_12_QH_ODD.txt", "Msg_Len = 0\n");
+	char *root = path_join(tmp_dir, "hq");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "hq", &d), 2);
+	const struct found_instance *h = by_label(&d, "QH-256");
+	assert_string_equal(h->type, "hash");
+	assert_string_equal(h->instance, "QH_256");
+	assert_string_equal(h->api_header, "CryptHash_qh.h");
+	assert_int_equal(h->digest_bits, 256);
+	assert_true(h->enabled);
+	assert_true(h->own_drng);
+	assert_false(h->own_auxfunc);
+	assert_null(h->kat_reference);
+	assert_int_equal(h->kat_files.n, 4);
+	for (int i = 0; i < 4; i++) {
+		char *want = xasprintf("Test_Vectors/%s_QH_256.txt", tags[i]);
+		assert_string_equal(h->kat_files.items[i], want);
+		free(want);
+	}
+	const struct found_instance *o = by_label(&d, "QH-Odd");
+	assert_int_equal(o->digest_bits, 0);
+	assert_int_equal(o->kat_files.n, 1);
+	assert_true(notes_mention(&d, "QH-Odd: DIGEST_BIT_LENGTH is '(QH_A + QH_B)', which is not a "
+				  "number; set digest_bits = N in candidate.conf"));
+	/* into candidate.conf */
+	struct candidate_conf c;
+	memset(&c, 0, sizeof c);
+	discovery_to_conf(&d, &c);
+	struct instance_conf *ic = conf_find_instance(&c, "QH-256");
+	assert_int_equal(ic->digest_bits, 256);
+	assert_int_equal(ic->kat_files.n, 4);
+	conf_free(&c);
 	discovery_free(&d);
 	free(root);
 }
@@ -547,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_sig_not_supported),
 		cmocka_unit_test(test_no_implementation),
 		cmocka_unit_test(test_other_types_and_additional),
+		cmocka_unit_test(test_hash_quirks),
 		cmocka_unit_test(test_root_is_instance),
 		cmocka_unit_test(test_main_lexer),
 		cmocka_unit_test(test_names),

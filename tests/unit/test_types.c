@@ -36,11 +36,15 @@ static void package_facts(void **state)
 	assert_string_equal(kem->kat_prefix, "KAT_KEM_");
 	assert_string_equal(kem->shim_define, "-DNGCC_SHIM_KEM");
 	assert_string_equal(hash->header_prefix, "CryptHash_");
-	assert_true(hash->kat_several_files);
-	assert_false(kem->kat_several_files);
+	assert_null(kem->kat_files);
+	assert_string_equal(hash->kat_files[0], "KAT_2_12");
+	assert_string_equal(hash->kat_files[1], "KAT_2_23");
+	assert_string_equal(hash->kat_files[2], "KAT_2_33");
+	assert_string_equal(hash->kat_files[3], "KAT_Loop");
+	assert_null(hash->kat_files[4]);
 }
 
-static void only_kems_are_measured_yet(void **state)
+static void kems_and_hashes_are_measured(void **state)
 {
 	(void)state;
 	const struct cand_type *kem = cand_type_find("kem");
@@ -51,8 +55,15 @@ static void only_kems_are_measured_yet(void **state)
 	assert_null(kem->timed_ops[3]);
 	assert_false(cand_type_supported(cand_type_find("sign")));
 	assert_false(cand_type_supported(cand_type_find("kex")));
-	assert_false(cand_type_supported(cand_type_find("hash")));
 	assert_false(cand_type_supported(NULL));
+	/* hash: the eight message lengths of method §5.2, shortest first */
+	const struct cand_type *hash = cand_type_find("hash");
+	static const char *const lens[] = { "hash_32", "hash_128", "hash_512", "hash_1024",
+		"hash_4096", "hash_8192", "hash_16384", "hash_65536" };
+	assert_true(cand_type_supported(hash));
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(hash->timed_ops[i], lens[i]);
+	assert_null(hash->timed_ops[8]);
 }
 
 /* `check` names the types it covers in its messages and on the pages from
@@ -110,7 +121,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_and_abi_numbers_agree),
 		cmocka_unit_test(package_facts),
-		cmocka_unit_test(only_kems_are_measured_yet),
+		cmocka_unit_test(kems_and_hashes_are_measured),
 		cmocka_unit_test(check_covers_the_checked_types),
 		cmocka_unit_test(operations_say_their_type),
 		cmocka_unit_test(operation_ranks_follow_the_table),
