@@ -12,12 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include "runtime/auxfunc.h"
 #include "runtime/drng.h"
 #include "runtime/sm3.h"
+#include "selftest/iccs_openssl.h"
 #include "selftest/rt_vectors.h"
 #include "selftest/selftest.h"
 #include "util/util.h"
@@ -402,43 +400,6 @@ static void fill_pseudorandom(unsigned char *p, size_t n, uint64_t *state)
 	}
 }
 
-/* OpenSSL SM3 of a || b; 0, or -1 if OpenSSL cannot. */
-static int ossl_sm3(const unsigned char *a, size_t an, const unsigned char *b,
-		    size_t bn, unsigned char out[32])
-{
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	int ok = md && EVP_DigestInit_ex(md, EVP_sm3(), NULL) &&
-		 EVP_DigestUpdate(md, a, an) && EVP_DigestUpdate(md, b, bn) &&
-		 EVP_DigestFinal_ex(md, out, NULL);
-
-	EVP_MD_CTX_free(md);
-	return ok ? 0 : -1;
-}
-
-static int ossl_hmac(const unsigned char key[64], const unsigned char *a,
-		     size_t an, const unsigned char *b, size_t bn,
-		     unsigned char out[32])
-{
-	unsigned char *data = xmalloc(an + bn + 1);
-	unsigned int len = 0;
-	int ok;
-
-	if (an)
-		memcpy(data, a, an);
-	if (bn)
-		memcpy(data + an, b, bn);
-	ok = HMAC(EVP_sm3(), key, 64, data, an + bn, out, &len) != NULL && len == 32;
-	free(data);
-	return ok ? 0 : -1;
-}
-
-static int openssl_has_sm3(void)
-{
-	unsigned char out[32];
-
-	return ossl_sm3(NULL, 0, NULL, 0, out) == 0;
-}
-
 #define XCHECK_MAX 4200
 
 /* Lengths 0..130, around every block boundary up to 20 blocks, and a few
@@ -467,7 +428,7 @@ static void xcheck_sm3hash(struct selftest *st, const unsigned char *data,
 
 	for (i = 0; i < nlens; i++) {
 		sm3hash(256, data, 8ull * lens[i], ours);
-		if (ossl_sm3(data, lens[i], NULL, 0, theirs) != 0 ||
+		if (iccs_openssl_sm3(data, lens[i], NULL, 0, theirs) != 0 ||
 		    memcmp(ours, theirs, 32) != 0)
 			break;
 	}
@@ -522,7 +483,7 @@ static void xcheck_bit_splits(struct selftest *st, const unsigned char *data)
 			extract_bits(data, b, bits - b, piece);
 			ngcc_rt_sm3_update(&ctx, piece, bits - b);
 			ngcc_rt_sm3_final(&ctx, ours);
-			ok = ossl_sm3(data, totals[t], NULL, 0, theirs) == 0 &&
+			ok = iccs_openssl_sm3(data, totals[t], NULL, 0, theirs) == 0 &&
 			     memcmp(ours, theirs, 32) == 0;
 			if (!ok)
 				snprintf(detail, sizeof(detail),
@@ -546,40 +507,13 @@ static void xcheck_pseudoxof(struct selftest *st, const unsigned char *data,
 		pseudoXOF(780, data, 8ull * lens[i], ours);
 		for (c = 1; ok && c <= 4; c++) {
 			ctr[3] = c;
-			ok = ossl_sm3(data, lens[i], ctr, 4, theirs + 32 * (c - 1)) == 0;
+			ok = iccs_openssl_sm3(data, lens[i], ctr, 4, theirs + 32 * (c - 1)) == 0;
 		}
 		theirs[97] &= 0xf0;
 		ok = ok && memcmp(ours, theirs, 98) == 0;
 	}
 	report(st, ok, "pseudoXOF(780) = SM3(msg || ctr) via OpenSSL",
 	       "differs at %zu bytes", lens[i - 3]);
-}
-
-/* pseudohash rebuilt from OpenSSL SM3 and HMAC(EVP_sm3, K, 64) (§3.4). */
-static int ossl_pseudohash(int bits, const unsigned char *msg, size_t len,
-			   unsigned char *out)
-{
-	unsigned char key[64], tag[2] = { (unsigned char)(bits / 256), 0 };
-	unsigned char k1[32], k2[32], k3[32], k4[32], h34[96];
-	int rc = 0;
-
-	rtv_unhex(rtv_pseudohash_key, key, sizeof(key));
-	rc |= ossl_hmac(key, tag, 2, msg, len, k1);
-	rc |= ossl_sm3(msg, len, tag, 2, out);                 /* h1 */
-	rc |= ossl_sm3(k1, 32, out, 32, out + 32);             /* h2 */
-	if (bits >= 768) {
-		rc |= ossl_hmac(key, out, 32, NULL, 0, k2);
-		rc |= ossl_sm3(out + 32, 32, k2, 32, out + 64);     /* h3 */
-	}
-	if (bits == 1024) {
-		rc |= ossl_hmac(key, out + 32, 32, NULL, 0, k3);
-		rc |= ossl_hmac(key, out + 64, 32, NULL, 0, k4);
-		memcpy(h34, k3, 32);
-		memcpy(h34 + 32, out + 64, 32);
-		memcpy(h34 + 64, k4, 32);
-		rc |= ossl_sm3(h34, 96, NULL, 0, out + 96);         /* h4 */
-	}
-	return rc;
 }
 
 static void xcheck_pseudohash(struct selftest *st, const unsigned char *data,
@@ -597,7 +531,7 @@ static void xcheck_pseudohash(struct selftest *st, const unsigned char *data,
 			size_t n = (size_t)sizes[s] / 8;
 
 			pseudohash(sizes[s], data, 8ull * lens[i], ours);
-			ok = ossl_pseudohash(sizes[s], data, lens[i], theirs) == 0 &&
+			ok = iccs_openssl_pseudohash(sizes[s], data, lens[i], theirs) == 0 &&
 			     memcmp(ours, theirs, n) == 0;
 		}
 		snprintf(name, sizeof(name),
@@ -612,7 +546,7 @@ static void check_openssl(struct selftest *st)
 	unsigned char *data = xmalloc(XCHECK_MAX + 1);
 	uint64_t state = 0x9e3779b97f4a7c15ull;
 
-	if (!openssl_has_sm3()) {
+	if (!iccs_openssl_available()) {
 		skip(st, "OpenSSL cross-checks", "this OpenSSL has no SM3");
 		free(data);
 		return;
