@@ -4,6 +4,7 @@
 #include "build/elfinfo.h"
 #include "build/job.h"
 #include "evidence/paths.h"
+#include "method/baseline.h"
 #include "method/types.h"
 
 #include <errno.h>
@@ -344,8 +345,10 @@ static struct plan *plan_create(struct build_unit *u, struct build_outcome *o)
 			      build_profile_name(o->profile));
 	/* API_CryptHash has the DRNG and no auxiliary functions (docs/iccs.md
 	 * §1.1): a hash library gets none of ours, whose names could clash
-	 * with a hash package's own unprefixed helpers. */
-	int hash = is_hash(u->c, ic), aux = !hash;
+	 * with a hash package's own unprefixed helpers.  The ICCS baseline's
+	 * hash instances are those functions. */
+	int hash = is_hash(u->c, ic);
+	int aux = !hash || (ic->variant && !strcmp(ic->variant, BASELINE_VARIANT));
 	o->runtime_drng = ic->own_drng ? "package" : "ngcc-perf";
 	o->runtime_auxfunc = !aux ? NULL : ic->own_auxfunc ? "package" : "ngcc-perf";
 	p->jobs = xcalloc(ic->sources.n + 5, sizeof *p->jobs);

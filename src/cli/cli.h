@@ -28,6 +28,7 @@ int cmd_check_host(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_baseline(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_profile(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_publish(int argc, char **argv, const struct cli_ctx *ctx);

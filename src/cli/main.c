@@ -24,6 +24,7 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_calibrate
 #pragma weak cmd_measure
 #pragma weak cmd_campaign
+#pragma weak cmd_baseline
 #pragma weak cmd_profile
 #pragma weak cmd_report
 #pragma weak cmd_publish
@@ -47,6 +48,7 @@ static const struct command commands[] = {
 	{ "calibrate", cmd_calibrate, "time one call per operation (planning input)", 0 },
 	{ "measure", cmd_measure, "time every operation in isolated processes", 0 },
 	{ "profile", cmd_profile, "share of time in the ICCS hash helpers and the DRNG", 0 },
+	{ "baseline", cmd_baseline, "measure the ICCS auxiliary functions as hash instances", 0 },
 	{ "report", cmd_report, "render the Markdown pages from a run's evidence", 0 },
 	{ "publish", cmd_publish, "copy a run's evidence into a dataset and render its pages", 0 },
 	{ "validate", cmd_validate, "recompute a dataset's statistics and regenerate its pages", 0 },

@@ -8,6 +8,7 @@
  * because silently ignoring a typo would build the wrong thing.
  */
 #include "package/conf.h"
+#include "method/baseline.h"
 #include "util/atomic.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@
 
 static const char *const conf_types[] = { "kem", "sign", "kex", "hash", NULL };
 static const char *const conf_variants[] = {
-	"reference", "optimized-avx2", "additional", NULL
+	"reference", "optimized-avx2", "additional", "iccs-baseline", NULL
 };
 
 static int in_set(const char *v, const char *const *set)
@@ -193,7 +194,8 @@ static int instance_key(struct reader *r, struct seen_bools *seen, const char *k
 		return set_type(r, &in->type, key, v);
 	if (!strcmp(key, "variant")) {
 		if (!in_set(v, conf_variants))
-			return fail(r, r->line, "variant '%s' is not one of reference, optimized-avx2, additional", v);
+			return fail(r, r->line, "variant '%s' is not one of reference, optimized-avx2, "
+				    "additional, iccs-baseline", v);
 		return set_scalar(r, &in->variant, key, v);
 	}
 	if (!strcmp(key, "instance"))
@@ -253,7 +255,8 @@ static int finish_instance(struct reader *r)
 		return fail(r, r->section_line,
 			    "[instance %s]: 'kat_file' and 'digest_bits' are for hash instances "
 			    "(a %s instance names its KAT file with kat_reference)", in->label, in->type);
-	if (hash && in->kat_reference)
+	/* An ICCS baseline instance's kat_reference is its self-test. */
+	if (hash && in->kat_reference && strcmp(in->variant, BASELINE_VARIANT))
 		return fail(r, r->section_line,
 			    "[instance %s]: a hash instance lists its KAT files with 'kat_file' lines, "
 			    "not 'kat_reference'", in->label);
@@ -387,7 +390,7 @@ static const char conf_header[] =
 	"# [instance LABEL]   one per parameter set; LABEL is the instance folder's\n"
 	"#                    name and names the library lib<LABEL>.so\n"
 	"#   type          kem | sign | kex | hash\n"
-	"#   variant       reference | optimized-avx2 | additional\n"
+	"#   variant       reference | optimized-avx2 | additional | iccs-baseline\n"
 	"#   instance      ALGORITHM_INSTANCE (names the KAT file)\n"
 	"#   source_dir    instance folder, relative to candidates/<id>/source/\n"
 	"#   api_header    the ICCS API header, relative to source_dir\n"
