@@ -1,5 +1,6 @@
 /*
- * cmd_kat.c — `ngcc-perf kat [ID...] [--timeout SECONDS] [--no-fallback]`:
+ * cmd_kat.c — `ngcc-perf kat [ID...] [--timeout SECONDS] [--no-fallback]
+ * [--skip-kat-file TAG]...`:
  * the options of the KAT gate (docs/method.md §2.2, kat/gate.h).
  */
 #include "cli/cli.h"
@@ -13,6 +14,7 @@ static void kat_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ngcc-perf [-C DIR] kat [ID...] [--timeout SECONDS] [--no-fallback]\n"
+		"                              [--skip-kat-file TAG]...\n"
 		"\n"
 		"Reproduce the submitted Known-Answer Tests of every enabled instance\n"
 		"built by `ngcc-perf build` (all candidates of the workspace when no ID is\n"
@@ -20,6 +22,15 @@ static void kat_usage(FILE *out)
 		"own process group (8 GiB address space, 1 GiB files, 64 processes, a\n"
 		"hard timeout), which replays the official KAT driver and compares the\n"
 		"text with candidates/<ID>/kat.sha256 or the submitted KAT file.\n"
+		"\n"
+		"A hash instance has four KAT files, each run in its own child with its\n"
+		"own status (a `kat <ID> <label> <file>: <STATUS> in <t> s` line on\n"
+		"stderr, and a FILE line in the log): KAT_2_12, KAT_2_23, KAT_2_33 (a\n"
+		"1 GiB message: about 1 GiB of memory in the child, 2 GiB if the\n"
+		"candidate copies its input, and minutes of CPU) and KAT_Loop (10^6\n"
+		"chained calls).  It passes only when all four match; otherwise its\n"
+		"status is its worst file's.  An ICCS baseline instance (candidate iccs)\n"
+		"runs its self-test against OpenSSL instead.\n"
 		"\n"
 		"Prints one line per instance:  RESULT <ID> <label> <STATUS> [detail]\n"
 		"  PASS        the text matches the reference\n"
@@ -32,17 +43,24 @@ static void kat_usage(FILE *out)
 		"  TIMEOUT     killed at the time limit\n"
 		"  CRASH       the child died without a result (signal, exit())\n"
 		"  BUILDFAIL   no library: the build failed (not run)\n"
+		"  PARTIAL     a hash instance whose files that ran passed while some\n"
+		"              were skipped with --skip-kat-file (timed, marked)\n"
 		"A guide-built library that does not PASS (NOKAT aside) is rebuilt with\n"
 		"the harness-default flags and tested again; build.json keeps the first\n"
 		"status as guide_result.\n"
 		"\n"
 		"Writes build/<ID>/kat/<label>.log (header, candidate output tail, the\n"
-		"RESULT line) and <label>.txt (the generated text), and the KAT fields\n"
-		"of build/<ID>/build.json.\n"
+		"RESULT line) and <label>.txt (the generated text; a hash instance:\n"
+		"<label>.<file>.txt per file), and the KAT fields of build/<ID>/build.json.\n"
 		"\n"
 		"Options:\n"
-		"  --timeout SECONDS  hard limit per instance (default 900)\n"
+		"  --timeout SECONDS  hard limit per instance, and per file of a hash\n"
+		"                     instance (default 900)\n"
 		"  --no-fallback      do not rebuild with harness-default flags\n"
+		"  --skip-kat-file TAG  do not run this hash KAT file (KAT_2_12, KAT_2_23,\n"
+		"                     KAT_2_33 or KAT_Loop; repeatable), e.g. KAT_2_33 on a\n"
+		"                     small machine: the file shows SKIPPED and the\n"
+		"                     instance PARTIAL, never PASS\n"
 		"  -h, --help         show this help\n"
 		"\n"
 		"Exit: 0 every instance passed; 1 some did not; 2 usage; 3 bad\n"
@@ -65,6 +83,7 @@ int cmd_kat(int argc, char **argv, const struct cli_ctx *ctx)
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		{ "no-fallback", no_argument, NULL, 'F' },
+		{ "skip-kat-file", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,17 +96,28 @@ int cmd_kat(int argc, char **argv, const struct cli_ctx *ctx)
 			if (parse_timeout(optarg, &o.timeout_s) != 0) {
 				ngcc_error("--timeout %s: expected a positive number of seconds",
 					   optarg);
+				kat_gate_opts_free(&o);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'F':
 			o.fallback = 0;
 			break;
+		case 'S':
+			if (kat_gate_skip_file(&o, optarg) != 0) {
+				ngcc_error("--skip-kat-file %s: expected KAT_2_12, KAT_2_23, KAT_2_33 "
+					   "or KAT_Loop", optarg);
+				kat_gate_opts_free(&o);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			kat_usage(stdout);
+			kat_gate_opts_free(&o);
 			return EXIT_OK;
 		default:
 			kat_usage(stderr);
+			kat_gate_opts_free(&o);
 			return EXIT_USAGE;
 		}
 	}
@@ -96,5 +126,6 @@ int cmd_kat(int argc, char **argv, const struct cli_ctx *ctx)
 		sl_push(&ids, argv[i]);
 	int rc = kat_gate(&o, &ids);
 	sl_free(&ids);
+	kat_gate_opts_free(&o);
 	return rc;
 }

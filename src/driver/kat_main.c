@@ -2,8 +2,15 @@
  * kat_main.c — bin/ngcc-perf-kat, the KAT child program (docs/method.md §2.2).
  *
  *   ngcc-perf-kat --lib PATH --id ID --label LABEL [--records N]
+ *                 [--hash-file TAG | --selftest]
  *                 [--manifest-digest HEX --manifest-mode MODE --manifest-file NAME
  *                  | --reference PATH]
+ *
+ * A hash library writes one of its four KAT files per run (--hash-file
+ * KAT_2_12 | KAT_2_23 | KAT_2_33 | KAT_Loop); an ICCS baseline library its
+ * self-test (--selftest).  The environment variable NGCC_PERF_KAT_2_33_BITS
+ * replaces KAT_2_33's 2^33-bit message by a smaller stand-in (tests); the
+ * log then says so.
  *
  * Loads one candidate library, replays the official KAT driver with
  * katgen, compares the text with the manifest digest or the reference file
@@ -11,6 +18,7 @@
  * shares our stdout and stderr:
  *
  *   key = value            metadata, written as soon as it is known
+ *   PROGRESS <done> <total>  now and then during a long hash file
  *   TEXT <n>               then exactly n bytes of generated KAT text
  *   RESULT <id> <label> <STATUS> [detail]
  *
@@ -21,6 +29,7 @@
 #include "driver/loader.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
+#include "kat/katgen_hash.h"
 #include "kat/katlog.h"
 #include "proc/spawn.h"
 #include "util/util.h"
@@ -39,8 +48,12 @@
 struct kat_args {
 	const char *lib, *id, *label, *reference;
 	const char *manifest_digest, *manifest_mode, *manifest_file;
+	const char *hash_file;
+	int selftest;
 	int records;
 };
+
+#define KAT_2_33_STAND_IN_ENV "NGCC_PERF_KAT_2_33_BITS"
 
 /* Where results go: fd 3 when the orchestrator gave us one, else stdout
  * (a person running the program by hand). */
@@ -114,11 +127,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ngcc-perf-kat --lib PATH --id ID --label LABEL [--records N]\n"
+		"         [--hash-file KAT_2_12|KAT_2_23|KAT_2_33|KAT_Loop | --selftest]\n"
 		"         [--manifest-digest HEX --manifest-mode strict|nolen[:N] --manifest-file NAME\n"
 		"          | --reference PATH]\n"
 		"\n"
 		"Child program of `ngcc-perf kat`: loads one candidate library, replays the\n"
-		"official KAT driver and compares the text with the reference.  Results go\n"
+		"official KAT driver (a hash: one of its four files; an ICCS baseline\n"
+		"library: its self-test) and compares the text with the reference.  Results go\n"
 		"to fd 3 (stdout if fd 3 is not open); exit code = status: PASS 0,\n"
 		"MISMATCH 1, NOKAT 2, CRYPTOFAIL 3, OVERFLOW 4, LOADFAIL 5.\n");
 }
@@ -134,6 +149,8 @@ static int parse_args(int argc, char **argv, struct kat_args *a)
 		{ "manifest-mode", required_argument, NULL, 'm' },
 		{ "manifest-file", required_argument, NULL, 'f' },
 		{ "reference", required_argument, NULL, 'r' },
+		{ "hash-file", required_argument, NULL, 'H' },
+		{ "selftest", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -149,6 +166,8 @@ static int parse_args(int argc, char **argv, struct kat_args *a)
 		case 'm': a->manifest_mode = optarg; break;
 		case 'f': a->manifest_file = optarg; break;
 		case 'r': a->reference = optarg; break;
+		case 'H': a->hash_file = optarg; break;
+		case 'S': a->selftest = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
@@ -158,6 +177,8 @@ static int parse_args(int argc, char **argv, struct kat_args *a)
 	if (a->reference && a->manifest_digest)
 		return -1;
 	if (!!a->manifest_digest != !!a->manifest_mode)
+		return -1;
+	if (a->hash_file && (a->selftest || katgen_hash_file_parse(a->hash_file) < 0))
 		return -1;
 	return 0;
 }
@@ -169,10 +190,14 @@ static void write_metadata(const struct kat_args *a, const struct ngcc_meta *m)
 	out_field("flags", "%s", m->flags ? m->flags : "");
 	out_field("compiler", "%s", m->compiler ? m->compiler : "");
 	out_field("runtime", "%s", m->runtime ? m->runtime : "");
-	out_field("pk_bytes", "%llu", m->pk_bytes);
-	out_field("sk_bytes", "%llu", m->sk_bytes);
-	out_field("ct_bytes", "%llu", m->ct_bytes);
-	out_field("ss_bytes", "%llu", m->ss_bytes);
+	if (m->type == NGCC_TYPE_HASH) {
+		out_field("digest_bits", "%d", m->digest_bits);
+	} else {
+		out_field("pk_bytes", "%llu", m->pk_bytes);
+		out_field("sk_bytes", "%llu", m->sk_bytes);
+		out_field("ct_bytes", "%llu", m->ct_bytes);
+		out_field("ss_bytes", "%llu", m->ss_bytes);
+	}
 	if (m->label && *m->label && strcmp(m->label, a->label))
 		out_field("library_label", "%s", m->label);
 }
@@ -197,8 +222,9 @@ static enum kat_status compare(const struct kat_args *a,
 					    a->reference, strerror(errno));
 			return KAT_NOKAT;
 		}
-		enum kat_status st = kat_compare_reference(text->buf, text->len,
-							   ref, len, detail);
+		enum kat_status st = a->hash_file || a->selftest
+			? kat_compare_hash_reference(text->buf, text->len, ref, len, detail)
+			: kat_compare_reference(text->buf, text->len, ref, len, detail);
 		free(ref);
 		return st;
 	}
@@ -206,9 +232,10 @@ static enum kat_status compare(const struct kat_args *a,
 	return KAT_NOKAT;
 }
 
-static enum kat_status run_kem(const struct candidate_lib *lib, int records,
-			       struct strbuf *text, char **detail)
+static enum kat_status run_kem(const struct candidate_lib *lib, const struct kat_args *a,
+			       int records, struct strbuf *text, char **detail)
 {
+	(void)a;
 	struct kem_api api = {
 		.pk_bytes = lib->meta->pk_bytes,
 		.sk_bytes = lib->meta->sk_bytes,
@@ -222,16 +249,74 @@ static enum kat_status run_kem(const struct candidate_lib *lib, int records,
 	return katgen_kem(&api, records, text, detail);
 }
 
+/* "PROGRESS <done> <total>" lines for the orchestrator's progress line,
+ * at most one per percent. */
+static void hash_progress(void *arg, unsigned long long done, unsigned long long total)
+{
+	static unsigned long long last_pct = ~0ULL;
+	unsigned long long pct = total ? done * 100 / total : 0;
+	(void)arg;
+	if (pct == last_pct && done != total)
+		return;
+	last_pct = pct;
+	out_printf("PROGRESS %llu %llu\n", done, total);
+}
+
+/* NGCC_PERF_KAT_2_33_BITS: a stand-in length for KAT_2_33 (tests), a
+ * multiple of 64 bits from 64 to 2^33; 0 when unset.  Recorded in the
+ * metadata, so a log never passes it off as the official file. */
+static unsigned long long kat_2_33_stand_in(void)
+{
+	const char *v = getenv(KAT_2_33_STAND_IN_ENV);
+	if (!v || !*v)
+		return 0;
+	char *end = NULL;
+	unsigned long long bits = strtoull(v, &end, 10);
+	if (*end || bits < 64 || bits % 64 || bits > (1ULL << 33)) {
+		ngcc_error("%s=%s: expected a multiple of 64 bits up to 8589934592; using the "
+			   "official length", KAT_2_33_STAND_IN_ENV, v);
+		return 0;
+	}
+	out_field("kat_2_33_bits", "%llu (stand-in for 8589934592, from %s)", bits,
+		  KAT_2_33_STAND_IN_ENV);
+	return bits;
+}
+
+/* A hash: one KAT file (--hash-file), or the ICCS baseline's self-test. */
+static enum kat_status run_hash(const struct candidate_lib *lib, const struct kat_args *a,
+				int records, struct strbuf *text, char **detail)
+{
+	struct hash_api api = {
+		.digest_bits = lib->meta->digest_bits,
+		.hash = lib->hash,
+		.progress = hash_progress,
+	};
+	(void)records;
+	if (a->selftest)
+		return katgen_hash_selftest(&api, text, detail);
+	if (!a->hash_file) {
+		*detail = xstrdup("a hash library needs --hash-file (or --selftest)");
+		return KAT_NOKAT;
+	}
+	int f = katgen_hash_file_parse(a->hash_file);
+	out_field("hash_file", "%s", a->hash_file);
+	if (f == HASH_KAT_2_33)
+		api.kat_2_33_bits = kat_2_33_stand_in();
+	return katgen_hash(&api, (enum hash_kat_file)f, text, detail);
+}
+
 /* The KAT replay of each library type (ABI number of runtime/ngcc_abi.h);
  * a type without a row is NOKAT.  A new type adds its katgen_<type> and a
  * row here. */
-typedef enum kat_status (*kat_replay_fn)(const struct candidate_lib *lib, int records,
+typedef enum kat_status (*kat_replay_fn)(const struct candidate_lib *lib,
+					 const struct kat_args *a, int records,
 					 struct strbuf *text, char **detail);
 static const struct {
 	int type;
 	kat_replay_fn run;
 } replays[] = {
 	{ NGCC_TYPE_KEM, run_kem },
+	{ NGCC_TYPE_HASH, run_hash },
 };
 
 static kat_replay_fn replay_of(int type)
@@ -262,7 +347,8 @@ int main(int argc, char **argv)
 	/* The manifest's :N fixes how many records we generate. */
 	int records = mode.records ? mode.records
 		      : a.records > 0 ? a.records : KAT_DEFAULT_RECORDS;
-	out_field("records", "%d", records);
+	if (!a.hash_file && !a.selftest) /* hash files have no records */
+		out_field("records", "%d", records);
 	if (a.manifest_digest)
 		out_field("manifest", "%s %s %s", a.manifest_digest, a.manifest_mode,
 			  a.manifest_file ? a.manifest_file : "");
@@ -277,12 +363,11 @@ int main(int argc, char **argv)
 	kat_replay_fn replay = replay_of(lib.meta->type);
 	if (!replay)
 		finish(&a, KAT_NOKAT,
-		       xasprintf("no KAT generator for library type %d yet (only KEM)",
-				 lib.meta->type));
+		       xasprintf("no KAT generator for library type %d yet", lib.meta->type));
 
 	struct strbuf text = STRBUF_INIT;
 	char *detail = NULL;
-	enum kat_status st = replay(&lib, records, &text, &detail);
+	enum kat_status st = replay(&lib, &a, records, &text, &detail);
 	out_printf("TEXT %zu\n", text.len);
 	out_write(text.buf ? text.buf : "", text.len);
 	if (st == KAT_PASS)

@@ -13,6 +13,7 @@
  * §2.1); the first status is kept as guide_result.
  */
 #include "kat/gate.h"
+#include "kat/gate_int.h"
 
 #include "build/build.h"
 #include "evidence/build_json.h"
@@ -21,6 +22,7 @@
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
 #include "kat/katlog.h"
+#include "method/baseline.h"
 #include "method/types.h"
 #include "package/conf.h"
 #include "proc/command.h"
@@ -36,44 +38,15 @@
 #include <unistd.h>
 
 #define TAIL_BYTES 4000
+/* Address space: KAT_2_33's 1 GiB message (docs/iccs.md §4.5), a copy of
+ * it a candidate may make, the 1 GiB of text the gate's pipe accepts at
+ * most, and room for the candidate's own state. */
 #define LIMIT_AS (8ULL << 30)
 #define LIMIT_FSIZE (1ULL << 30)
 #define LIMIT_NPROC 64
 #define CPU_LIMIT_MARGIN_S 10
 
-/* Where the expected text comes from. */
-struct kat_ref {
-	struct kat_manifest_entry manifest; /* .file set when used */
-	char *path;     /* reference file, absolute */
-	char *path_rel; /* the same, relative to the workspace */
-};
-
-/* One instance to test. */
-struct kat_unit {
-	const struct kat_gate_opts *o;
-	struct candidate_conf *conf;
-	struct instance_conf *ic;
-	const char *id;
-	char *stem;         /* label in file names and RESULT lines */
-	char *key;          /* build.json key */
-	struct kat_ref ref;
-	int records;        /* 0: the child's default (10, or the manifest's N) */
-};
-
-/* What one run of the KAT child gave. */
-struct kat_run {
-	enum kat_status st;
-	char *detail;
-	char *result_line;  /* "RESULT <id> <label> <STATUS> [detail]" */
-	struct strlist meta; /* the child's "key = value" lines */
-	char *text;         /* generated KAT text */
-	size_t text_len;
-	char *child;        /* "exit 0", "killed by signal 11 (SIGSEGV)", ... */
-	double wall_s;
-	char *out_tail, *err_tail;
-};
-
-static void kat_run_free(struct kat_run *r)
+void gate_run_free(struct kat_run *r)
 {
 	free(r->detail);
 	free(r->result_line);
@@ -100,6 +73,14 @@ static int list_candidates(const char *workspace, struct strlist *ids)
 	return 0;
 }
 
+/* A hash instance tested file by file (an ICCS baseline instance has its
+ * one self-test instead). */
+static int is_hash_files(const struct kat_unit *u)
+{
+	const struct cand_type *t = cand_type_find(u->ic->type);
+	return t && t->kat_files && !u->selftest;
+}
+
 /* The instance directory's name: the label without "+avx2" and the like. */
 static char *manifest_label(const char *label)
 {
@@ -118,32 +99,45 @@ static char *kat_file_name(const struct instance_conf *ic)
 	return NULL;
 }
 
-/* A kat.sha256 entry first, then the conf's kat_reference.  0, or -1 for
- * a malformed manifest (message printed). */
-static int find_reference(struct kat_unit *u, const char *manifest,
-			  const char *manifest_path)
+int gate_find_reference(struct kat_unit *u, const char *file, const char *fallback, int exact)
 {
 	memset(&u->ref, 0, sizeof u->ref);
-	if (manifest) {
+	if (u->manifest) {
 		char *label = manifest_label(u->ic->label), *err = NULL;
-		char *file = kat_file_name(u->ic);
-		int found = kat_manifest_find(manifest, label, file, &u->ref.manifest, &err);
+		int found = kat_manifest_find(u->manifest, label, file, &u->ref.manifest, &err);
 		free(label);
-		free(file);
 		if (found < 0) {
-			ngcc_error("%s: %s", manifest_path, err);
+			ngcc_error("%s: %s", u->manifest_path, err);
 			free(err);
 			return -1;
+		}
+		if (found && exact && (!file || strcmp(path_basename(u->ref.manifest.file), file))) {
+			kat_manifest_entry_free(&u->ref.manifest);
+			memset(&u->ref.manifest, 0, sizeof u->ref.manifest);
+			found = 0;
 		}
 		if (found)
 			return 0;
 	}
-	if (u->ic->kat_reference) {
-		u->ref.path_rel = xasprintf("candidates/%s/source/%s", u->id,
-					    u->ic->kat_reference);
+	if (fallback) {
+		u->ref.path_rel = xasprintf("candidates/%s/source/%s", u->id, fallback);
 		u->ref.path = path_join(u->o->workspace, u->ref.path_rel);
 	}
 	return 0;
+}
+
+/* A kat.sha256 entry first, then the conf's kat_reference (a hash
+ * instance's four files are looked up one by one in gate_hash.c). */
+static int find_reference(struct kat_unit *u)
+{
+	if (is_hash_files(u)) {
+		memset(&u->ref, 0, sizeof u->ref);
+		return 0;
+	}
+	char *file = kat_file_name(u->ic);
+	int rc = gate_find_reference(u, file, u->ic->kat_reference, 0);
+	free(file);
+	return rc;
 }
 
 static void child_command(const struct kat_unit *u, const char *library,
@@ -160,6 +154,12 @@ static void child_command(const struct kat_unit *u, const char *library,
 		child_cmd_arg(cmd, "--records");
 		child_cmd_argf(cmd, "%d", u->records);
 	}
+	if (u->hash_file) {
+		child_cmd_arg(cmd, "--hash-file");
+		child_cmd_arg(cmd, u->hash_file);
+	}
+	if (u->selftest)
+		child_cmd_arg(cmd, "--selftest");
 	if (u->ref.manifest.file) {
 		char *mode = kat_mode_format(&u->ref.manifest.mode);
 		child_cmd_arg(cmd, "--manifest-digest");
@@ -268,8 +268,8 @@ static char *make_scratch(const struct kat_unit *u)
 }
 
 /* 0 if the child ran (whatever its status), -1 on a system error. */
-static int run_child(const struct kat_unit *u, const char *library,
-		     const struct kat_gate_opts *o, struct kat_run *r)
+int gate_run_child(const struct kat_unit *u, const char *library,
+		   const struct kat_gate_opts *o, struct kat_run *r)
 {
 	char *scratch = make_scratch(u);
 	if (!scratch)
@@ -288,6 +288,8 @@ static int run_child(const struct kat_unit *u, const char *library,
 		},
 		.want_result = 1,
 		.tail_bytes = TAIL_BYTES,
+		.on_result = u->progress ? gate_progress_feed : NULL,
+		.on_result_arg = u->progress,
 	};
 	struct spawn_res res;
 	int rc = child_cmd_run(&cmd, &req, &res);
@@ -303,6 +305,7 @@ static int run_child(const struct kat_unit *u, const char *library,
 	r->result_line = rel;
 	r->child = spawn_describe(&res, o->timeout_s);
 	r->wall_s = res.wall_s;
+	r->max_rss_kib = res.ru.ru_maxrss;
 	r->out_tail = res.out_tail;
 	r->err_tail = res.err_tail;
 	res.out_tail = res.err_tail = NULL;
@@ -310,15 +313,7 @@ static int run_child(const struct kat_unit *u, const char *library,
 	return 0;
 }
 
-struct log_facts {
-	const char *flags;          /* build.json "flags" */
-	const char *library;        /* workspace-relative */
-	const char *library_sha256;
-	const char *guide_result;   /* set on a fallback retest */
-	const char *note;           /* free text, e.g. why there was no run */
-};
-
-static void add_header(struct strbuf *log, const struct kat_unit *u,
+void gate_add_header(struct strbuf *log, const struct kat_unit *u,
 		       const struct kat_run *r, const struct log_facts *f,
 		       double timeout_s)
 {
@@ -333,7 +328,7 @@ static void add_header(struct strbuf *log, const struct kat_unit *u,
 	v = katlog_meta_value(m, "flags");
 	katlog_field(log, "flags", v ? v : f->flags ? f->flags : "");
 	static const char *const copied[] = { "compiler", "runtime", "pk_bytes",
-		"sk_bytes", "ct_bytes", "ss_bytes", "library_label" };
+		"sk_bytes", "ct_bytes", "ss_bytes", "digest_bits", "library_label" };
 	for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++)
 		if ((v = katlog_meta_value(m, copied[i])))
 			katlog_field(log, copied[i], v);
@@ -343,7 +338,7 @@ static void add_header(struct strbuf *log, const struct kat_unit *u,
 		char *mode = kat_mode_format(&u->ref.manifest.mode);
 		katlog_manifest(log, u->ref.manifest.digest, mode, u->ref.manifest.file);
 		free(mode);
-	} else {
+	} else if (!f->per_file_references) {
 		katlog_field(log, "reference", u->ref.path_rel ? u->ref.path_rel : "none");
 	}
 	if ((v = katlog_meta_value(m, "records")))
@@ -363,7 +358,7 @@ static char *compose_log(const struct kat_unit *u, const struct kat_run *r,
 			 const struct log_facts *f, double timeout_s)
 {
 	struct strbuf log = STRBUF_INIT;
-	add_header(&log, u, r, f, timeout_s);
+	gate_add_header(&log, u, r, f, timeout_s);
 	if (r->child) {
 		struct kat_mode strict = { 0, 0 };
 		char hex[65];
@@ -382,9 +377,8 @@ static char *compose_log(const struct kat_unit *u, const struct kat_run *r,
 
 /* Write <stem><suffix>.log and, when text is given, <stem>.txt; fill the
  * log's workspace-relative path and SHA-256.  0 or -1 (printed). */
-static int write_kat_files(const struct kat_unit *u, const char *suffix,
-			   const char *log, const struct kat_run *r,
-			   char **log_rel, char hex[65])
+int gate_write_files(const struct kat_unit *u, const char *suffix, const char *log,
+		     const struct kat_run *r, char **log_rel, char hex[65])
 {
 	char *dir = path_joinf(u->o->workspace, "build/%s/kat", u->id);
 	int rc = mkdir_p(dir, 0755);
@@ -408,9 +402,8 @@ static int write_kat_files(const struct kat_unit *u, const char *suffix,
 }
 
 /* Record the KAT fields under the build.json lock. */
-static int record_status(const struct kat_unit *u, enum kat_status st,
-			 const char *log_rel, const char *log_sha,
-			 const char *guide_result)
+int gate_record_status(const struct kat_unit *u, enum kat_status st, const char *log_rel,
+		       const char *log_sha, const char *guide_result)
 {
 	const char *ws = u->o->workspace;
 	int lock = build_json_lock(ws, u->id);
@@ -505,7 +498,9 @@ static int test_library(const struct kat_unit *u, const char *library,
 			const char *suffix, const char *guide_result,
 			struct kat_run *r)
 {
-	if (run_child(u, library, o, r) != 0)
+	if (is_hash_files(u))
+		return gate_test_hash(u, library, entry, o, suffix, guide_result, r);
+	if (gate_run_child(u, library, o, r) != 0)
 		return -1;
 	char sha[65];
 	if (sha256_file_hex(library, sha) != 0)
@@ -518,9 +513,9 @@ static int test_library(const struct kat_unit *u, const char *library,
 	};
 	char *log = compose_log(u, r, &f, o->timeout_s), *log_rel = NULL;
 	char hex[65];
-	int rc = write_kat_files(u, suffix, log, r, &log_rel, hex);
+	int rc = gate_write_files(u, suffix, log, r, &log_rel, hex);
 	if (rc == 0 && !*suffix)
-		rc = record_status(u, r->st, log_rel, hex, guide_result);
+		rc = gate_record_status(u, r->st, log_rel, hex, guide_result);
 	free(log_rel);
 	free(log);
 	return rc;
@@ -538,7 +533,7 @@ static int report_buildfail(const struct kat_unit *u, json_t *entry,
 	};
 	char *log = compose_log(u, &r, &f, o->timeout_s), *log_rel = NULL;
 	char hex[65];
-	int rc = write_kat_files(u, "", log, NULL, &log_rel, hex);
+	int rc = gate_write_files(u, "", log, NULL, &log_rel, hex);
 	/* No text was generated: drop an earlier run's. */
 	char *txt = path_joinf(u->o->workspace, "build/%s/kat/%s.txt", u->id, u->stem);
 	unlink(txt);
@@ -546,12 +541,12 @@ static int report_buildfail(const struct kat_unit *u, json_t *entry,
 	/* An instance without a build.json entry was never built: leave
 	 * build.json to `build`. */
 	if (rc == 0 && entry)
-		rc = record_status(u, KAT_BUILDFAIL, log_rel, hex, NULL);
+		rc = gate_record_status(u, KAT_BUILDFAIL, log_rel, hex, NULL);
 	printf("%s\n", r.result_line);
 	free(log_rel);
 	free(log);
 	free(why);
-	kat_run_free(&r);
+	gate_run_free(&r);
 	return rc;
 }
 
@@ -620,7 +615,7 @@ static int recheck_timeout(const struct kat_unit *u, const char *library,
 		fprintf(stderr, "ngcc-perf: %s %s: timed out; one-record recheck: %s "
 			"(build/%s/kat/%s.recheck.log)\n", u->id, u->stem,
 			kat_status_name(r.st), u->id, u->stem);
-	kat_run_free(&r);
+	gate_run_free(&r);
 	return rc;
 }
 
@@ -628,8 +623,10 @@ static int wants_fallback(const struct kat_gate_opts *o, json_t *entry,
 			  enum kat_status st)
 {
 	const char *flags = jget_str(entry, "flags", "");
-	/* NOKAT says nothing about the build: other flags cannot help. */
-	return o->fallback && st != KAT_PASS && st != KAT_NOKAT &&
+	/* NOKAT says nothing about the build, and PARTIAL (files skipped on
+	 * request, the others passed) nothing against it: other flags cannot
+	 * help. */
+	return o->fallback && st != KAT_PASS && st != KAT_NOKAT && st != KAT_PARTIAL &&
 	       !strcmp(flags, build_profile_name(PROFILE_GUIDE));
 }
 
@@ -641,7 +638,7 @@ static void keep_guide_log(const struct kat_unit *u)
 	char *log = NULL, *guide_log = NULL, hex[65];
 	size_t len;
 	if (read_file(log_path, &log, &len) == 0)
-		write_kat_files(u, ".guide", log, NULL, &guide_log, hex);
+		gate_write_files(u, ".guide", log, NULL, &guide_log, hex);
 	free(log);
 	free(log_path);
 	free(guide_log);
@@ -686,8 +683,8 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 		printf("%s\n", shown->result_line);
 	fflush(stdout);
 	free(library);
-	kat_run_free(&first);
-	kat_run_free(&retest);
+	gate_run_free(&first);
+	gate_run_free(&retest);
 	return final;
 }
 
@@ -771,9 +768,14 @@ static void kat_candidate(const struct kat_gate_opts *o, const char *id,
 		struct kat_unit u = { .o = o, .conf = &conf, .ic = ic, .id = id };
 		u.stem = build_stem(ic);
 		u.key = build_json_key(id, u.stem);
+		u.selftest = ic->variant && !strcmp(ic->variant, BASELINE_VARIANT);
 		t->k++;
+		u.k = t->k;
+		u.n = t->n;
 		progress(o, t, id, u.stem);
-		if (find_reference(&u, manifest, manifest_path) != 0) {
+		u.manifest = manifest;
+		u.manifest_path = manifest_path;
+		if (find_reference(&u) != 0) {
 			note_exit(t, EXIT_INPUT);
 		} else {
 			int st = kat_instance(&u, build_json_entry(doc, u.key), o);
@@ -819,10 +821,28 @@ static int count_instances(const char *workspace, const struct strlist *ids)
 
 void kat_gate_opts_init(struct kat_gate_opts *o, const char *workspace, int tty)
 {
+	memset(o, 0, sizeof *o);
 	o->workspace = workspace;
 	o->timeout_s = KAT_GATE_DEFAULT_TIMEOUT_S;
 	o->fallback = 1;
 	o->tty = tty;
+}
+
+void kat_gate_opts_free(struct kat_gate_opts *o)
+{
+	sl_free(&o->skip_files);
+}
+
+int kat_gate_skip_file(struct kat_gate_opts *o, const char *tag)
+{
+	const struct cand_type *t = cand_type_find("hash");
+	for (const char *const *f = t->kat_files; *f; f++)
+		if (!strcmp(*f, tag)) {
+			if (!sl_contains(&o->skip_files, tag))
+				sl_push(&o->skip_files, tag);
+			return 0;
+		}
+	return -1;
 }
 
 int kat_gate(const struct kat_gate_opts *o, const struct strlist *given)

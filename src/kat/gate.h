@@ -16,13 +16,21 @@
 
 struct kat_gate_opts {
 	const char *workspace;  /* absolute */
-	double timeout_s;       /* hard limit per instance */
+	double timeout_s;       /* hard limit per child run: an instance, or
+				 * each of a hash instance's four files */
 	int fallback;           /* rebuild a failed guide build with harness-default */
 	int tty;                /* a progress line on stderr */
+	/* Hash KAT files not to run, by tag (KAT_2_33, ...): shown as
+	 * SKIPPED, and an instance whose other files pass is PARTIAL. */
+	struct strlist skip_files;
 };
 
-/* The defaults: 900 s, fallback on. */
+/* The defaults: 900 s, fallback on, no file skipped. */
 void kat_gate_opts_init(struct kat_gate_opts *o, const char *workspace, int tty);
+void kat_gate_opts_free(struct kat_gate_opts *o);
+/* 0 when tag names a hash KAT file (KAT_2_12, KAT_2_23, KAT_2_33,
+ * KAT_Loop) and is added to o->skip_files; -1 otherwise. */
+int kat_gate_skip_file(struct kat_gate_opts *o, const char *tag);
 
 /*
  * Test the candidates ids (empty: every candidate of the workspace),

@@ -33,6 +33,14 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 				      const char *reference, size_t rlen,
 				      char **detail);
 
+/*
+ * The same for a hash KAT file or a baseline self-test, which have no
+ * Count lines: records start at `Msg_Len =`, and *detail names the first
+ * differing record and field.
+ */
+enum kat_status kat_compare_hash_reference(const char *generated, size_t glen,
+					   const char *reference, size_t rlen, char **detail);
+
 /* Compare the canonical digest of generated text with a manifest entry. */
 enum kat_status kat_compare_digest(const char *generated, size_t glen,
 				   const struct kat_manifest_entry *entry,

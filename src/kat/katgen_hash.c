@@ -12,6 +12,7 @@
  */
 #include "kat/katgen_hash.h"
 #include "kat/katrun.h"
+#include "method/hashmsg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,19 +54,21 @@ char *katgen_hash_file_name(enum hash_kat_file f, const char *instance)
 	return xasprintf("%s_%s.txt", katgen_hash_file_tag(f), instance);
 }
 
-static unsigned long long long_msg_bits(enum hash_kat_file f)
+static unsigned long long long_msg_bits(const struct hash_api *api, enum hash_kat_file f)
 {
-	return f == HASH_KAT_2_23 ? 1ULL << 23 : 1ULL << 33;
+	if (f == HASH_KAT_2_23)
+		return 1ULL << 23;
+	return api && api->kat_2_33_bits ? api->kat_2_33_bits : 1ULL << 33;
 }
 
-unsigned long long katgen_hash_file_msg_bytes(enum hash_kat_file f)
+unsigned long long katgen_hash_file_msg_bytes(const struct hash_api *api, enum hash_kat_file f)
 {
 	switch (f) {
 	case HASH_KAT_2_12:
 		return SHORT_BUFFER;
 	case HASH_KAT_2_23:
 	case HASH_KAT_2_33:
-		return long_msg_bits(f) / 8;
+		return long_msg_bits(api, f) / 8;
 	case HASH_KAT_LOOP:
 		return LOOP_MSG_BITS / 8;
 	default:
@@ -138,7 +141,7 @@ static void fill_long(struct hash_run *run, int record, DRNG_ctx *drng,
 
 static enum kat_status gen_long(struct hash_run *run, DRNG_ctx *drng)
 {
-	unsigned long long bits = long_msg_bits(run->file);
+	unsigned long long bits = long_msg_bits(run->api, run->file);
 	const unsigned char *msg = run->buf[B_MSG].data;
 	size_t bytes = (size_t)(bits / 8);
 	const char *tag = tags[run->file];
@@ -246,7 +249,7 @@ enum kat_status katgen_hash(const struct hash_api *api, enum hash_kat_file f,
 		kat_run_finish(&run.k, detail);
 		return st;
 	}
-	kat_gbuf_alloc(&run.buf[B_MSG], "msg", katgen_hash_file_msg_bytes(f));
+	kat_gbuf_alloc(&run.buf[B_MSG], "msg", katgen_hash_file_msg_bytes(api, f));
 	kat_gbuf_alloc(&run.buf[B_DIGEST], "digest",
 		       ((unsigned long long)api->digest_bits + 7) / 8);
 	kat_drng_init_repeated(&drng, tags[f]);
@@ -256,6 +259,39 @@ enum kat_status katgen_hash(const struct hash_api *api, enum hash_kat_file f,
 		st = gen_loop(&run, &drng);
 	else
 		st = gen_long(&run, &drng);
+	for (int i = 0; i < N_BUFS; i++)
+		kat_gbuf_free(&run.buf[i]);
+	kat_run_finish(&run.k, detail);
+	return st;
+}
+
+enum kat_status katgen_hash_selftest(const struct hash_api *api, struct strbuf *text,
+				     char **detail)
+{
+	struct hash_run run = { .api = api };
+	enum kat_status st = KAT_PASS;
+
+	run.k.text = text;
+	run.k.bufs = run.buf;
+	run.k.nbufs = N_BUFS;
+	snprintf(run.k.where, sizeof(run.k.where), "self-test");
+	if (api->digest_bits < 8) {
+		st = kat_fail(&run.k, KAT_CRYPTOFAIL, "digest length %d bits: nothing to compare",
+			      api->digest_bits);
+		kat_run_finish(&run.k, detail);
+		return st;
+	}
+	kat_gbuf_alloc(&run.buf[B_MSG], "msg", hash_selftest_max());
+	kat_gbuf_alloc(&run.buf[B_DIGEST], "digest",
+		       ((unsigned long long)api->digest_bits + 7) / 8);
+	for (size_t i = 0; i < hash_selftest_count() && st == KAT_PASS; i++) {
+		size_t len = hash_selftest_len(i);
+		snprintf(run.k.where, sizeof(run.k.where), "self-test Msg_Len %llu", 8ULL * len);
+		hash_message(run.buf[B_MSG].data, len);
+		st = call_hash(&run, 8ULL * len, 1);
+		if (st == KAT_PASS)
+			hash_selftest_record(text, len, api->digest_bits, run.buf[B_DIGEST].data);
+	}
 	for (int i = 0; i < N_BUFS; i++)
 		kat_gbuf_free(&run.buf[i]);
 	kat_run_finish(&run.k, detail);

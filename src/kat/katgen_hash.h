@@ -32,6 +32,10 @@ struct hash_api {
 	/* 0 = the official KAT_HASH_LOOP_ITERATIONS; tests may use fewer
 	 * (the text then is not the official file). */
 	unsigned long loop_iterations;
+	/* 0 = the official 2^33 bits of KAT_2_33; tests use a smaller
+	 * stand-in (a multiple of 64 bits; the text is not the official
+	 * file then). */
+	unsigned long long kat_2_33_bits;
 };
 
 /* "KAT_2_12", "KAT_2_23", "KAT_2_33", "KAT_Loop" (also the file's DRNG
@@ -41,8 +45,9 @@ const char *katgen_hash_file_tag(enum hash_kat_file f);
 int katgen_hash_file_parse(const char *tag);
 /* "<tag>_<instance>.txt" (malloc'd). */
 char *katgen_hash_file_name(enum hash_kat_file f, const char *instance);
-/* Bytes of message buffer file f needs (1 GiB for KAT_2_33). */
-unsigned long long katgen_hash_file_msg_bytes(enum hash_kat_file f);
+/* Bytes of message buffer file f needs (1 GiB for KAT_2_33; api may be
+ * NULL for the official sizes). */
+unsigned long long katgen_hash_file_msg_bytes(const struct hash_api *api, enum hash_kat_file f);
 
 /*
  * Generate the whole of file f into text.  The candidate gets each message
@@ -57,5 +62,15 @@ unsigned long long katgen_hash_file_msg_bytes(enum hash_kat_file f);
  */
 enum kat_status katgen_hash(const struct hash_api *api, enum hash_kat_file f,
 			    struct strbuf *text, char **detail);
+
+/*
+ * The ICCS baseline's self-test (docs/method.md §10.7): the text of
+ * method/hashmsg.h, the library's CryptHash over every self-test message,
+ * with guard zones around the message and the digest.  Returns KAT_PASS
+ * (text to compare with the OpenSSL reference), KAT_CRYPTOFAIL or
+ * KAT_OVERFLOW, with *detail as katgen_hash().
+ */
+enum kat_status katgen_hash_selftest(const struct hash_api *api, struct strbuf *text,
+				     char **detail);
 
 #endif

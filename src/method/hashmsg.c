@@ -1,10 +1,16 @@
 /* hashmsg.c — see hashmsg.h. */
 #include "method/hashmsg.h"
 
-void hash_message(unsigned char *buf, size_t len_bytes)
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long long hash_op_bytes(const char *op)
 {
-	for (size_t i = 0; i < len_bytes; i++)
-		buf[i] = (unsigned char)((131 * i + len_bytes) % 256);
+	if (!op || strncmp(op, "hash_", 5) || op[5] < '0' || op[5] > '9')
+		return 0;
+	char *end = NULL;
+	unsigned long long L = strtoull(op + 5, &end, 10);
+	return *end ? 0 : L;
 }
 
 const size_t hash_selftest_long[] = { 256, 512, 1000, 1024, 4096, 8192, 16384, 65536,

@@ -12,8 +12,16 @@
 
 #include "util/util.h"
 
-/* The message of hash_<L>: byte[i] = (131 i + L) mod 256, i < L. */
-void hash_message(unsigned char *buf, size_t len_bytes);
+/* The message of hash_<L>: byte[i] = (131 i + L) mod 256, i < L.  Inline:
+ * the memory program links no ngcc library. */
+static inline void hash_message(unsigned char *buf, size_t len_bytes)
+{
+	for (size_t i = 0; i < len_bytes; i++)
+		buf[i] = (unsigned char)((131 * i + len_bytes) % 256);
+}
+
+/* L of the operation key "hash_<L>" (message bytes); 0 for any other key. */
+unsigned long long hash_op_bytes(const char *op);
 
 /* The message byte lengths the baseline self-test hashes, ascending: every
  * length 0..HASH_SELFTEST_SHORT (the block and padding boundaries of SM3

@@ -229,6 +229,7 @@ struct stream {
 	int fd;               /* -1 once at EOF */
 	struct tail *tail;    /* stdout/stderr */
 	struct strbuf *whole; /* result pipe */
+	const struct spawn_req *req; /* its on_result */
 };
 
 /* Read what is available now, a bounded amount so that a child writing
@@ -240,10 +241,14 @@ static void stream_read(struct stream *s)
 	for (int round = 0; round < 16; round++) {
 		ssize_t n = read(s->fd, buf, sizeof buf);
 		if (n > 0) {
-			if (s->tail)
+			if (s->tail) {
 				tail_add(s->tail, buf, (size_t)n);
-			else if (s->whole->len + (size_t)n <= RESULT_CAP)
+				continue;
+			}
+			if (s->whole->len + (size_t)n <= RESULT_CAP)
 				sb_add(s->whole, buf, (size_t)n);
+			if (s->req && s->req->on_result)
+				s->req->on_result(s->req->on_result_arg, buf, (size_t)n);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -465,9 +470,9 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 	struct tail terr = { xmalloc(keep), 0, keep };
 	struct strbuf whole = STRBUF_INIT;
 	struct stream st[3] = {
-		{ out[0], &tout, NULL },
-		{ err[0], &terr, NULL },
-		{ result[0], NULL, &whole },
+		{ out[0], &tout, NULL, req },
+		{ err[0], &terr, NULL, req },
+		{ result[0], NULL, &whole, req },
 	};
 	int nst = req->want_result ? 3 : 2;
 	for (int i = 0; i < nst; i++)

@@ -29,6 +29,10 @@ struct spawn_req {
 	struct spawn_limits lim;
 	int want_result;      /* give the child a result pipe as fd 3 */
 	size_t tail_bytes;    /* keep this much of stdout/stderr (0 = 2000) */
+	/* Optional: called with each piece of the result pipe as it arrives
+	 * (pieces need not end at line ends), e.g. to show progress. */
+	void (*on_result)(void *arg, const char *data, size_t len);
+	void *on_result_arg;
 };
 
 struct spawn_res {

@@ -99,8 +99,8 @@ static void test_file_names(void **state)
 	name = katgen_hash_file_name(HASH_KAT_2_23, "FOO_256");
 	assert_string_equal(name, "KAT_2_23_FOO_256.txt");
 	free(name);
-	assert_int_equal(katgen_hash_file_msg_bytes(HASH_KAT_2_33), 1ULL << 30);
-	assert_int_equal(katgen_hash_file_msg_bytes(HASH_KAT_2_23), 1ULL << 20);
+	assert_int_equal(katgen_hash_file_msg_bytes(NULL, HASH_KAT_2_33), 1ULL << 30);
+	assert_int_equal(katgen_hash_file_msg_bytes(NULL, HASH_KAT_2_23), 1ULL << 20);
 }
 
 /* The value of "Name = " on the line after `from`'s position. */
