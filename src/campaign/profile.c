@@ -8,6 +8,7 @@
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
 #include "method/format.h"
+#include "method/types.h"
 #include "proc/command.h"
 #include "util/interrupt.h"
 
@@ -334,21 +335,29 @@ static size_t profile_candidate(struct phase *ph, size_t first)
 
 /* ---- the phase ----------------------------------------------------------------- */
 
-/* Reference instances first (the ones profiled); returns their count.  The
- * others stay behind them so engine_free still frees them. */
+/* Profiled: reference instances of public-key candidates (docs/method.md
+ * §2.3); hash functions do not use the ICCS helpers. */
+static int profiled(const struct unit *u)
+{
+	int shared;
+	const struct cand_type *t = cand_type_of_op(u->op, &shared);
+	return !strcmp(jget_str(u->inst, "variant", ""), "reference") &&
+	       (shared || cand_type_public_key(t));
+}
+
+/* The profiled units first; returns their count.  The others stay behind
+ * them so engine_free still frees them. */
 static size_t reference_first(struct engine *e)
 {
 	struct unit *sorted = xcalloc(e->n_units ? e->n_units : 1, sizeof *sorted);
 	size_t k = 0;
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < e->n_units; i++) {
-			int ref = !strcmp(jget_str(e->units[i].inst, "variant", ""), "reference");
-			if (ref == !pass)
+		for (size_t i = 0; i < e->n_units; i++)
+			if (profiled(&e->units[i]) == !pass)
 				sorted[k++] = e->units[i];
-		}
 	size_t n_ref = 0;
 	for (size_t i = 0; i < e->n_units; i++)
-		n_ref += !strcmp(jget_str(sorted[i].inst, "variant", ""), "reference");
+		n_ref += profiled(&sorted[i]);
 	memcpy(e->units, sorted, e->n_units * sizeof *sorted);
 	free(sorted);
 	return n_ref;

@@ -3,10 +3,12 @@
  * type, looked up by the library's ngcc_meta type (driver/ops.h).  A new
  * type includes its header and adds its row here.
  */
+#include "driver/hash_ops.h"
 #include "driver/kem_ops.h"
 #include "driver/ops.h"
 
 const struct op_type *const op_types[] = {
 	&kem_op_type,
+	&hash_op_type,
 	NULL,
 };

@@ -1,6 +1,8 @@
 /* record.c — see record.h. */
 #include "evidence/record.h"
 #include "evidence/json.h"
+#include "method/hashmsg.h"
+#include "stats/robust.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -296,6 +298,20 @@ static int add_statistics(json_t *r, const json_t *processes)
 	return ok && s.noisy;
 }
 
+/* §7.1 throughput_MB_per_second of a hash record (L message bytes). */
+static void set_throughput(json_t *r, const json_t *processes, unsigned long long L)
+{
+	struct trial *t;
+	size_t n = record_flatten_trials(processes, &t);
+	double sum_s = 0;
+	for (size_t i = 0; i < n; i++)
+		sum_s += (double)t[i].ns / 1e9;
+	if (n && sum_s > 0)
+		json_object_set_new(r, "throughput_MB_per_second",
+				    json_real(stats_throughput_mb_per_s(t, n, L)));
+	free(t);
+}
+
 /* Max over processes of rss.<key> (bytes); null when none has it. */
 static json_t *max_rss(const json_t *processes, const char *key)
 {
@@ -327,6 +343,13 @@ static void observed_merge(json_t *acc, const json_t *obs)
 	}
 }
 
+/* A hash's digest length from the driver's meta, else null. */
+static json_t *digest_bytes_json(const json_t *meta)
+{
+	const json_t *d = json_object_get(meta, "digest_bytes");
+	return json_is_integer(d) ? json_integer(json_integer_value(d)) : json_null();
+}
+
 static json_t *sizes_json(const json_t *processes)
 {
 	const json_t *meta = NULL;
@@ -347,7 +370,7 @@ static json_t *sizes_json(const json_t *processes)
 	for (int k = 0; k < 4; k++)
 		json_object_set_new(s, api[k], meta ? json_integer(jget_int(meta, api[k], 0)) : json_null());
 	json_object_set_new(s, "signature_bytes", json_null());
-	json_object_set_new(s, "digest_bytes", json_null());
+	json_object_set_new(s, "digest_bytes", digest_bytes_json(meta));
 	json_object_set_new(s, "observed", observed);
 	return s;
 }
@@ -396,7 +419,8 @@ json_t *record_build(const struct record_input *in)
 	json_object_set_new(r, "flags", jstr_or_null(in->flags));
 	json_object_set_new(r, "operation", jstr_or_null(in->op));
 	json_object_set_new(r, "op_key", jstr_or_null(in->op));
-	json_object_set_new(r, "input_bytes", json_null());
+	unsigned long long L = hash_op_bytes(in->op);
+	json_object_set_new(r, "input_bytes", L ? json_integer((json_int_t)L) : json_null());
 	json_object_set_new(r, "plan", in->plan ? record_plan_json(in->plan) : json_null());
 	json_object_set_new(r, "seed", json_pack("{ss*ss*}", "mode", in->seed_mode, "bytes_hex", in->seed_hex));
 	json_object_set_new(r, "inputs", json_pack("{ss*sn}", "mode", in->input_mode ? in->input_mode : "fixed", "pool_size"));
@@ -418,6 +442,8 @@ json_t *record_build(const struct record_input *in)
 	json_object_set_new(r, "processes", json_deep_copy(in->processes));
 	json_object_set_new(r, "trials", flat_trials_json(in->processes));
 	int noisy = add_statistics(r, in->processes);
+	if (L)
+		set_throughput(r, in->processes, L);
 	json_object_set_new(r, "disturbed_retries", json_integer(in->disturbed_retries));
 	json_object_set_new(r, "noisy", json_boolean(noisy));
 	json_object_set_new(r, "sizes", sizes_json(in->processes));

@@ -73,6 +73,11 @@ const char *cand_types_checked(void)
 	return text;
 }
 
+int cand_type_public_key(const struct cand_type *t)
+{
+	return t && strcmp(t->name, "hash") != 0;
+}
+
 static int op_matches(const char *op, const char *key, unsigned long long *num);
 
 const struct cand_type *cand_type_of_op(const char *op, int *shared)

@@ -56,6 +56,9 @@ int cand_type_supported(const struct cand_type *t);
 /* The names of the types `check` has suites for, as "`kem`" or "`kem`,
  * `sign`" (code spans, for pages and messages); static storage. */
 const char *cand_types_checked(void);
+/* A public-key type (kem, sign, kex): the ICCS profile and survey are
+ * theirs (docs/method.md §2.3); 0 for hash and NULL. */
+int cand_type_public_key(const struct cand_type *t);
 /* The type whose ops list op; NULL when none does, and NULL with *shared
  * set when several do (keygen). */
 const struct cand_type *cand_type_of_op(const char *op, int *shared);
