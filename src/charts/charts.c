@@ -11,6 +11,7 @@
 #include "charts/csv.h"
 #include "charts/svg.h"
 #include "method/natsort.h"
+#include "model/baseline_view.h"
 
 static void add_chart(struct site_charts *out, const char *name, const char *title,
 		      char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,
@@ -317,10 +318,14 @@ static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
 	sl_free(&labels);
 }
 
+static void candidate_hash_chart(const struct dataset *ds, const struct ds_candidate *c,
+				 struct site_charts *out);
+
 void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *c,
 			   struct site_charts *out)
 {
 	cycles_chart(ds, c, out);
+	candidate_hash_chart(ds, c, out);
 	shares_chart(ds, c, out);
 	memory_chart(ds, c, out);
 }
@@ -463,59 +468,105 @@ static struct svg_point *hash_points(const struct ds_candidate *c, const struct 
 	return p;
 }
 
-void site_hash_chart(const struct dataset *ds, struct site_charts *out)
+/* A pseudoXOF curve belongs on the chart: ours (not a package copy), at a
+ * width the drawn hash instances use (any width when widths is NULL). */
+static int wanted_xof(const struct ds_instance *in, const int *widths, size_t n_widths)
 {
-	struct lines ls = { NULL, 0 };
-	struct strlist names = STRLIST_INIT;
-	struct csv_out csv = CSV_OUT_INIT;
-	size_t hash_lines = 0;
-	csv_header(&csv, "candidate,label,message_bytes,mean_cycles,cycles_per_byte");
-	/* hash candidates' reference instances, then the pseudoXOF curves */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < ds->n_cand; i++) {
-			const struct ds_candidate *c = &ds->cand[i];
-			int baseline = !strcmp(c->id, "iccs");
-			if (strcmp(c->type, "hash") || baseline != pass)
-				continue;
-			for (size_t k = 0; k < c->n_inst; k++) {
-				const struct ds_instance *in = &c->inst[k];
-				if (in->optimized || (baseline && !str_starts_with(in->label, "pseudoXOF-")))
-					continue;
-				size_t n;
-				struct svg_point *p = hash_points(c, in, &n, &csv);
-				if (!n) {
-					free(p);
-					continue;
-				}
-				sl_push_owned(&names, baseline ? xstrdup(in->label)
-					      : xasprintf("%s %s", c->id, in->label));
-				ls.l = xrealloc(ls.l, (ls.n + 1) * sizeof *ls.l);
-				ls.l[ls.n++] = (struct svg_line){ NULL, p, n, baseline };
-				hash_lines += !baseline;
-			}
-		}
+	struct baseline_label id;
+	if (baseline_label_parse(in->label, &id) || id.fn != ICCS_PSEUDOXOF || id.copy_of[0])
+		return 0;
+	for (size_t i = 0; widths && i < n_widths; i++)
+		if (widths[i] == id.bits)
+			return 1;
+	return !widths;
+}
+
+struct hash_lines {
+	struct lines ls;
+	struct strlist names;
+	struct csv_out csv;
+	size_t hash_lines;
+	int widths[64];
+	size_t n_widths;
+};
+
+static void add_hash_line(struct hash_lines *h, const struct ds_candidate *c,
+			  const struct ds_instance *in, int baseline)
+{
+	size_t n;
+	struct svg_point *p = hash_points(c, in, &n, &h->csv);
+	if (!n) {
+		free(p);
+		return;
 	}
-	for (size_t i = 0; i < ls.n; i++)
-		ls.l[i].name = names.items[i];
-	if (hash_lines) {
-		char *title = xasprintf("Hash cycles per byte against message length (system %s)",
-					ds->system_id);
+	sl_push_owned(&h->names, baseline ? xstrdup(in->label) : xasprintf("%s %s", c->id, in->label));
+	h->ls.l = xrealloc(h->ls.l, (h->ls.n + 1) * sizeof *h->ls.l);
+	h->ls.l[h->ls.n++] = (struct svg_line){ NULL, p, n, baseline };
+	h->hash_lines += !baseline;
+	int bits = ds_hash_digest_bits(in);
+	if (!baseline && bits && h->n_widths < sizeof h->widths / sizeof h->widths[0])
+		h->widths[h->n_widths++] = bits;
+}
+
+/* The cycles-per-byte chart of one hash candidate (only) or of all of
+ * them, with our pseudoXOF at their widths (all of ours for all). */
+static void hash_chart(const struct dataset *ds, const struct ds_candidate *only,
+		       const char *name, const char *title, struct site_charts *out)
+{
+	struct hash_lines h;
+	memset(&h, 0, sizeof h);
+	h.csv = (struct csv_out)CSV_OUT_INIT;
+	csv_header(&h.csv, "candidate,label,message_bytes,mean_cycles,cycles_per_byte");
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		const struct ds_candidate *c = &ds->cand[i];
+		if (strcmp(c->type, "hash") || ds_is_baseline(c) || (only && c != only))
+			continue;
+		for (size_t k = 0; k < c->n_inst; k++)
+			if (!c->inst[k].optimized)
+				add_hash_line(&h, c, &c->inst[k], 0);
+	}
+	const struct ds_candidate *b = ds_baseline(ds);
+	for (size_t k = 0; b && h.hash_lines && k < b->n_inst; k++)
+		if (wanted_xof(&b->inst[k], only ? h.widths : NULL, h.n_widths))
+			add_hash_line(&h, b, &b->inst[k], 1);
+	for (size_t i = 0; i < h.ls.n; i++)
+		h.ls.l[i].name = h.names.items[i];
+	if (h.hash_lines) {
 		struct svg_chart_text t = {
 			NULL, "Mean cycles per byte of each hash instance at each measured "
-			"message length, both axes logarithmic; dashed lines are the ICCS "
-			"pseudoXOF baselines of each output width.",
+			"message length, both axes logarithmic; dashed lines are ngcc-perf's ICCS "
+			"pseudoXOF at the same output widths (the baseline).",
 			"message length (bytes, log scale)", "cycles per byte (log scale)", NULL,
 		};
-		add_chart(out, "hash-cycles-per-byte", title, draw_lines, &ls, &t,
-			  csv_finish(&csv, NULL));
-		free(title);
+		add_chart(out, name, title, draw_lines, &h.ls, &t, csv_finish(&h.csv, NULL));
 	} else {
-		sb_free(&csv.sb);
+		sb_free(&h.csv.sb);
 	}
-	for (size_t i = 0; i < ls.n; i++)
-		free((void *)ls.l[i].p);
-	free(ls.l);
-	sl_free(&names);
+	for (size_t i = 0; i < h.ls.n; i++)
+		free((void *)h.ls.l[i].p);
+	free(h.ls.l);
+	sl_free(&h.names);
+}
+
+void site_hash_chart(const struct dataset *ds, struct site_charts *out)
+{
+	char *title = xasprintf("Hash cycles per byte against message length (system %s)",
+				ds->system_id);
+	hash_chart(ds, NULL, "hash-cycles-per-byte", title, out);
+	free(title);
+}
+
+static void candidate_hash_chart(const struct dataset *ds, const struct ds_candidate *c,
+				 struct site_charts *out)
+{
+	if (strcmp(c->type, "hash") || ds_is_baseline(c))
+		return;
+	char *name = xasprintf("%s-cycles-per-byte", c->id);
+	char *title = xasprintf("%s: cycles per byte against message length (system %s)",
+				c->id, ds->system_id);
+	hash_chart(ds, c, name, title, out);
+	free(title);
+	free(name);
 }
 
 void site_charts_free(struct site_charts *c)

@@ -149,11 +149,6 @@ void candidate_verdict(const struct dataset *ds, const struct ds_candidate *c,
 	}
 }
 
-unsigned long long hash_len_of(const char *op)
-{
-	return str_starts_with(op, "hash_") ? strtoull(op + 5, NULL, 10) : 0;
-}
-
 int rec_real(const json_t *r, const char *key, double *out)
 {
 	const json_t *v = json_object_get(r, key);

@@ -13,6 +13,8 @@
 #include "evidence/profile_json.h"
 #include "host/env.h"
 #include "method/format.h"
+#include "method/hashmsg.h"
+#include "model/baseline_view.h"
 #include "model/size_audit.h"
 #include "stats/stats.h"
 
@@ -464,6 +466,48 @@ static void charts(struct md_page *md, const struct dataset *ds, const struct ds
 	site_charts_free(&ch);
 }
 
+/* A.12 (hash candidates): each call's cycles as a multiple of our
+ * pseudoXOF at the instance's digest width and the same message length,
+ * the ratio the summary shows (docs/method.md §10.7). */
+static void against_baseline(struct md_page *md, const struct dataset *ds,
+			     const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 message", "digest bits",
+		"mean cycles", "pseudoXOF (same width)", "\xc3\x97 pseudoXOF" };
+	int started = 0;
+	if (strcmp(c->type, "hash") || ds_is_baseline(c))
+		return;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct ds_instance *in = &c->inst[i];
+		int bits = ds_hash_digest_bits(in);
+		for (size_t k = 0; k < in->n_rec; k++) {
+			unsigned long long L = hash_op_bytes(in->rec[k].op);
+			double v, ratio = 0, xof = 0;
+			if (!L || !ds_hash_cycles(in, L, &v))
+				continue;
+			int ok = ds_hash_ratio(ds, in, L, &ratio, &xof);
+			if (!started) {
+				md_block(md, "### A.12 Against the ICCS baseline");
+				md_block(md, "Cycles per call as a multiple of ngcc-perf's ICCS `pseudoXOF` "
+					 "at the instance's digest length (`DIGEST_BIT_LENGTH`) and the same "
+					 "message length, as in the summary; `\xe2\x80\x93` where that "
+					 "baseline was not measured.");
+				md_table(md, hdr, 5);
+				started = 1;
+			}
+			char msg[FMT_MAX], b[FMT_MAX], cy[FMT_MAX], xc[FMT_MAX], r[FMT_MAX];
+			char *inst = instance_cell(in);
+			char *cell = xasprintf("%s %s", inst, fmt_hash_message(msg, L));
+			snprintf(b, sizeof b, "%d", bits);
+			const char *cells[5] = { cell, bits ? b : DASH, fmt_cycles(cy, &v),
+				fmt_cycles(xc, ok ? &xof : NULL), fmt_hash_ratio(r, ok ? &ratio : NULL) };
+			md_row(md, cells);
+			free(cell);
+			free(inst);
+		}
+	}
+}
+
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
 			  const struct ds_candidate *c, int extensions)
 {
@@ -482,4 +526,5 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	charts(md, ds, c);
 	additional_evidence(md, c);
 	candidate_checks(md, c);
+	against_baseline(md, ds, c);
 }

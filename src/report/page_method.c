@@ -13,6 +13,7 @@
 #include "evidence/json.h"
 #include "host/env.h"
 #include "method/format.h"
+#include "model/baseline_view.h"
 
 #define DASH FMT_DASH
 
@@ -72,7 +73,7 @@ static void gather(const struct dataset *ds, struct run_facts *f)
 		f->hash |= !strcmp(c->type, "hash");
 		for (size_t k = 0; k < c->n_inst; k++) {
 			gather_extras(&c->inst[k], f);
-			if (!strcmp(c->id, "iccs"))
+			if (ds_is_baseline(c))
 				f->baseline += c->inst[k].n_rec;
 			for (size_t r = 0; r < c->inst[k].n_rec; r++) {
 				const json_t *j = c->inst[k].rec[r].j;
@@ -284,8 +285,13 @@ static void shares(struct md_page *md, const struct run_facts *f)
 	}
 	if (f->baseline)
 		md_blockf(md, "The ICCS baseline (candidate `iccs`, %zu timing record(s)) times the "
-			  "auxiliary functions themselves like hash instances, self-tested against "
-			  "SM3, for the summary's hash ratios.", f->baseline);
+			  "auxiliary functions themselves like hash instances (`sm3hash` at 256 "
+			  "bits, `pseudohash` at 512, 768 and 1024, `pseudoXOF` at 256 and at each "
+			  "digest width of the hash candidates; a package's own `auxfunc.c` that "
+			  "differs from ngcc-perf's is measured too, labelled `<function>-<bits>.<ID>`), "
+			  "after a self-test of every instance against OpenSSL's SM3 and HMAC-SM3 "
+			  "(the summary marks one that failed). The summary divides each hash's cycles by those of ngcc-perf's "
+			  "`pseudoXOF` at the same output width and message length.", f->baseline);
 	else
 		md_block(md, "No ICCS baseline (candidate `iccs`) was measured in this run, so the "
 			 "summary has no hash ratios against it.");

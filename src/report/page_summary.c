@@ -13,6 +13,7 @@
 #include "host/env.h"
 #include "method/format.h"
 #include "method/types.h"
+#include "model/baseline_view.h"
 #include "stats/stats.h"
 
 #define DASH FMT_DASH
@@ -234,11 +235,6 @@ static void start_table(struct spage *p, int *started, const char *heading,
 	*started = 1;
 }
 
-static int is_baseline(const struct ds_candidate *c)
-{
-	return !strcmp(c->id, "iccs");
-}
-
 /* The section's header, with a checks column before the notes when the
  * dataset holds check records; returns the column count. */
 static size_t pk_header(const struct dataset *ds, const struct pk_section *s, const char **hdr)
@@ -289,18 +285,6 @@ static void pk_section(struct spage *p, const struct pk_section *s)
 
 /* ---- hash sections ------------------------------------------------------------ */
 
-static const unsigned long long baseline_lengths[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
-
-static double record_cycles(const struct ds_instance *in, unsigned long long L, int *ok)
-{
-	char op[32];
-	double v = 0;
-	snprintf(op, sizeof op, "hash_%llu", L);
-	const struct ds_record *r = ds_find_record(in, op);
-	*ok = r && ds_record_complete(r) && rec_real(r->j, "mean_cycles", &v);
-	return v;
-}
-
 static char *hash_cycles_cell(const struct ds_instance *in, unsigned long long L)
 {
 	char op[32], buf[FMT_MAX];
@@ -315,67 +299,56 @@ static char *hash_cycles_cell(const struct ds_instance *in, unsigned long long L
 	return xstrdup(fmt_cycles(buf, ok ? &v : NULL));
 }
 
+/* "pseudoXOF", "pseudoXOF (copy in kem-27)", plus " ⚠ self-test <STATUS>"
+ * when its self-test did not pass. */
+static char *baseline_fn_cell(const struct baseline_row *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, iccs_fn_name(r->id.fn));
+	if (r->id.copy_of[0])
+		sb_addf(&sb, " (copy in %s)", r->id.copy_of);
+	if (strcmp(r->in->kat_status, "PASS"))
+		sb_addf(&sb, " \xe2\x9a\xa0 self-test %s", r->in->kat_status);
+	return sb_detach(&sb);
+}
+
 static void baseline_section(struct spage *p)
 {
 	static const char *const hdr[] = { "ICCS function", "output bits", "32 B", "128 B", "512 B",
 		"1 KiB", "4 KiB", "8 KiB", "16 KiB", "64 KiB", "cycles/byte (64 KiB)" };
+	static const unsigned long long lengths[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
 	int started = 0;
-	for (size_t i = 0; i < p->ds->n_cand; i++) {
-		const struct ds_candidate *c = &p->ds->cand[i];
-		if (!is_baseline(c))
-			continue;
-		for (size_t k = 0; k < c->n_inst; k++) {
-			const struct ds_instance *in = &c->inst[k];
-			start_table(p, &started, "## ICCS baseline functions", hdr, 11);
-			const char *dash = strrchr(in->label, '-');
-			char *cells[11];
-			char *fn = xstrndup(in->label, dash ? (size_t)(dash - in->label) : strlen(in->label));
-			cells[0] = strcmp(in->kat_status, "PASS")
-				? xasprintf("%s \xe2\x9a\xa0 self-test %s", fn, in->kat_status) : xstrdup(fn);
-			cells[1] = xstrdup(dash ? dash + 1 : DASH);
-			for (int l = 0; l < 8; l++)
-				cells[2 + l] = hash_cycles_cell(in, baseline_lengths[l]);
-			int ok;
-			double v = record_cycles(in, 65536, &ok);
-			char b[FMT_MAX];
-			cells[10] = xstrdup(ok ? fmt_fixed1(b, v / 65536) : DASH);
-			md_row(&p->md, (const char *const *)cells);
-			for (int j = 0; j < 11; j++)
-				free(cells[j]);
-			free(fn);
-		}
+	size_t n;
+	struct baseline_row *rows = ds_baseline_rows(p->ds, &n);
+	for (size_t i = 0; i < n; i++) {
+		start_table(p, &started, "## ICCS baseline functions", hdr, 11);
+		char *cells[11];
+		char b[FMT_MAX];
+		double v;
+		cells[0] = baseline_fn_cell(&rows[i]);
+		cells[1] = xasprintf("%d", rows[i].id.bits);
+		for (int l = 0; l < 8; l++)
+			cells[2 + l] = hash_cycles_cell(rows[i].in, lengths[l]);
+		cells[10] = xstrdup(ds_hash_cycles(rows[i].in, 65536, &v) ? fmt_fixed1(b, v / 65536)
+								       : DASH);
+		md_row(&p->md, (const char *const *)cells);
+		for (int j = 0; j < 11; j++)
+			free(cells[j]);
 	}
+	free(rows);
 }
 
-/* The pseudoXOF baseline instance of a width (bits), or NULL. */
-static const struct ds_instance *xof_baseline(const struct dataset *ds, long long bits)
-{
-	char label[48];
-	snprintf(label, sizeof label, "pseudoXOF-%lld", bits);
-	for (size_t i = 0; i < ds->n_cand; i++)
-		if (is_baseline(&ds->cand[i]))
-			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
-				if (!strcmp(ds->cand[i].inst[k].label, label))
-					return &ds->cand[i].inst[k];
-	return NULL;
-}
-
+/* `2294 (0.76×)`: cycles and the ratio to pseudoXOF of the same width and
+ * length; `(ratio –)` without a baseline. */
 static char *hash_ratio_cell(const struct dataset *ds, const struct ds_instance *in,
 			     unsigned long long L)
 {
-	int ok, okb = 0;
-	double v = record_cycles(in, L, &ok);
+	double v, ratio;
 	char buf[FMT_MAX], r[FMT_MAX];
-	char *base = hash_cycles_cell(in, L);
-	if (!ok)
-		return base;
-	const json_t *sz = instance_sizes(in);
-	const struct ds_instance *b = xof_baseline(ds, 8 * jget_int(sz, "digest_bytes", 0));
-	double bv = b ? record_cycles(b, L, &okb) : 0;
-	double ratio = okb && bv > 0 ? v / bv : 0;
-	char *s = xasprintf("%s %s", fmt_cycles(buf, &v), fmt_hash_ratio(r, okb && bv > 0 ? &ratio : NULL));
-	free(base);
-	return s;
+	if (!ds_hash_cycles(in, L, &v))
+		return hash_cycles_cell(in, L);
+	int ok = ds_hash_ratio(ds, in, L, &ratio, NULL);
+	return xasprintf("%s %s", fmt_cycles(buf, &v), fmt_hash_ratio(r, ok ? &ratio : NULL));
 }
 
 static void hash_section(struct spage *p)
@@ -387,7 +360,7 @@ static void hash_section(struct spage *p)
 	int started = 0;
 	for (size_t i = 0; i < p->ds->n_cand; i++) {
 		const struct ds_candidate *c = &p->ds->cand[i];
-		if (strcmp(c->type, "hash") || is_baseline(c))
+		if (strcmp(c->type, "hash") || ds_is_baseline(c))
 			continue;
 		for (size_t k = 0; k < c->n_inst; k++) {
 			const struct ds_instance *in = &c->inst[k];

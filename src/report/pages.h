@@ -55,8 +55,6 @@ char *unfixed_text(const struct dataset *ds, const struct ds_candidate *c);
  * verdict NULL when neither exists.  *notes may be NULL.  Caller frees both. */
 void candidate_verdict(const struct dataset *ds, const struct ds_candidate *c,
 		       char **verdict, char **notes);
-/* Size of op's message for hash ops (hash_<L>), 0 otherwise. */
-unsigned long long hash_len_of(const char *op);
 /* Record helpers: nullable doubles by key. */
 int rec_real(const json_t *r, const char *key, double *out);
 /* Hash share and DRNG share of a profile (stored derived values, else
