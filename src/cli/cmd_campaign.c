@@ -5,6 +5,7 @@
 #include "campaign/memory.h"
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
+#include "kat/gate.h"
 #include "pipeline/campaign.h"
 
 #include <stdio.h>
@@ -35,6 +36,12 @@ static void campaign_usage(FILE *out)
 		"                       sanitizers, valgrind, constant time); its records\n"
 		"                       go on the pages\n"
 		"  --check-rounds N     round trips of the functional checks (default 1000)\n"
+		"  --skip-kat-file TAG  do not run this hash KAT file (as `kat --skip-kat-file`;\n"
+		"                       the instance is PARTIAL at best)\n"
+		"  --baseline           include the ICCS baseline (candidate iccs, as\n"
+		"                       `ngcc-perf baseline`) even without a hash candidate\n"
+		"  --no-baseline        leave it out even with hash candidates (it is\n"
+		"                       included by default when a hash candidate is)\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every phase succeeded (all KATs PASS, every record and profile\n"
@@ -44,56 +51,73 @@ static void campaign_usage(FILE *out)
 		engine_options_help);
 }
 
-/* Remove `--check` and `--check-rounds N` (ours) from argv into r.  0, or
- * -1 on a bad value. */
-static int take_check_options(int *argc, char **argv, struct campaign_request *r)
+/* `--skip-kat-file TAG` into req; EXIT_USAGE for an unknown tag. */
+static int take_skip_file(const char *skip, struct campaign_request *req)
 {
-	int w = 1, rc = 0;
-	for (int i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[w++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], "--check")) {
-			r->check = 1;
-		} else if (!strcmp(argv[i], "--check-rounds") && i + 1 < *argc) {
-			char *end;
-			r->check_rounds = strtol(argv[++i], &end, 10);
-			if (*end || end == argv[i] || r->check_rounds < 1) {
-				ngcc_error("--check-rounds %s: expected a positive whole number", argv[i]);
-				rc = -1;
-			}
-		} else {
-			argv[w++] = argv[i];
-		}
+	struct kat_gate_opts k;
+	kat_gate_opts_init(&k, "", 0);
+	int bad = kat_gate_skip_file(&k, skip);
+	kat_gate_opts_free(&k);
+	if (bad) {
+		ngcc_error("--skip-kat-file %s: expected KAT_2_12, KAT_2_23, KAT_2_33 or KAT_Loop",
+			   skip);
+		return EXIT_USAGE;
 	}
-	*argc = w;
-	argv[w] = NULL;
-	return rc;
+	sl_push(&req->skip_kat_files, skip);
+	return 0;
 }
 
-/* Remove `--out DIR` / `--out=DIR` (ours, not the engine's) from argv. */
-static const char *take_out_option(int *argc, char **argv)
+/* `--check-rounds N` into req; EXIT_USAGE for a bad value. */
+static int take_check_rounds(const char *v, struct campaign_request *req)
 {
-	const char *out = NULL;
-	int w = 1;
+	char *end;
+	req->check_rounds = strtol(v, &end, 10);
+	if (*end || end == v || req->check_rounds < 1) {
+		ngcc_error("--check-rounds %s: expected a positive whole number", v);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Remove campaign's own options (not the engine's) from argv: `--out
+ * DIR`, `--check`, `--check-rounds N`, `--skip-kat-file TAG` (repeatable),
+ * `--baseline`, `--no-baseline`.  0, or EXIT_USAGE for a bad value
+ * (printed). */
+static int take_own_options(int *argc, char **argv, const char **out,
+			    struct campaign_request *req)
+{
+	int w = 1, rc = 0;
 	for (int r = 1; r < *argc; r++) {
+		int bad = 0;
 		if (!strcmp(argv[r], "--")) {
 			while (r < *argc)
 				argv[w++] = argv[r++];
 			break;
 		}
 		if (!strcmp(argv[r], "--out") && r + 1 < *argc)
-			out = argv[++r];
+			*out = argv[++r];
 		else if (str_starts_with(argv[r], "--out="))
-			out = argv[r] + 6;
+			*out = argv[r] + 6;
+		else if (!strcmp(argv[r], "--check"))
+			req->check = 1;
+		else if (!strcmp(argv[r], "--check-rounds") && r + 1 < *argc)
+			bad = take_check_rounds(argv[++r], req);
+		else if (!strcmp(argv[r], "--skip-kat-file") && r + 1 < *argc)
+			bad = take_skip_file(argv[++r], req);
+		else if (str_starts_with(argv[r], "--skip-kat-file="))
+			bad = take_skip_file(argv[r] + 16, req);
+		else if (!strcmp(argv[r], "--baseline"))
+			req->baseline = 1;
+		else if (!strcmp(argv[r], "--no-baseline"))
+			req->baseline = 0;
 		else
 			argv[w++] = argv[r];
+		if (bad)
+			rc = bad;
 	}
 	*argc = w;
 	argv[w] = NULL;
-	return out;
+	return rc;
 }
 
 int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
@@ -101,15 +125,15 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 	struct campaign_request r;
 	memset(&r, 0, sizeof r);
 	engine_opts_init(&r.o, ctx->workspace, ctx->tty);
-	const char *pages_out = take_out_option(&argc, argv);
+	const char *pages_out = NULL;
+	r.baseline = -1;
+	int rc = take_own_options(&argc, argv, &pages_out, &r);
 	r.memory_pass = !memory_strip_option(&argc, argv);
-	if (take_check_options(&argc, argv, &r)) {
-		engine_opts_free(&r.o);
-		return EXIT_USAGE;
-	}
-	int rc = engine_parse_cli(argc, argv, &r.o, campaign_usage);
+	if (!rc)
+		rc = engine_parse_cli(argc, argv, &r.o, campaign_usage);
 	if (rc) {
 		engine_opts_free(&r.o);
+		sl_free(&r.skip_kat_files);
 		return rc < 0 ? EXIT_OK : rc;
 	}
 	/* engine_parse_cli put the operands in o.ids; they may be packages. */
@@ -127,6 +151,7 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 		free(out);
 	}
 	sl_free(&r.args);
+	sl_free(&r.skip_kat_files);
 	engine_opts_free(&r.o);
 	return rc;
 }

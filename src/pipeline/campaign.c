@@ -9,6 +9,7 @@
 #include "pipeline/campaign.h"
 
 #include "build/batch.h"
+#include "campaign/baseline.h"
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "campaign/profile.h"
@@ -16,6 +17,9 @@
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "kat/gate.h"
+#include "method/baseline.h"
+#include "method/types.h"
+#include "package/conf.h"
 #include "package/discover.h"
 #include "package/ingest.h"
 #include "report/report_write.h"
@@ -105,7 +109,44 @@ static int run_kat(const struct campaign_request *r, const struct strlist *ids)
 {
 	struct kat_gate_opts k;
 	kat_gate_opts_init(&k, r->o.workspace, r->o.tty);
-	return kat_gate(&k, ids);
+	for (size_t i = 0; i < r->skip_kat_files.n; i++)
+		kat_gate_skip_file(&k, r->skip_kat_files.items[i]);
+	int rc = kat_gate(&k, ids);
+	kat_gate_opts_free(&k);
+	return rc;
+}
+
+/* Whether any of ids is a candidate of a type (public-key or hash). */
+static int any_candidate(const char *ws, const struct strlist *ids, int public_key)
+{
+	int found = 0;
+	for (size_t i = 0; i < ids->n && !found; i++) {
+		char *p = path_joinf(ws, "candidates/%s/candidate.conf", ids->items[i]), *err = NULL;
+		struct candidate_conf c;
+		if (conf_read(p, &c, &err) == 0) {
+			for (size_t k = 0; k < c.n_inst && !found; k++) {
+				const struct cand_type *t = cand_type_find(c.inst[k].type);
+				found = t && c.inst[k].enabled && cand_type_public_key(t) == public_key;
+			}
+			conf_free(&c);
+		}
+		free(err);
+		free(p);
+	}
+	return found;
+}
+
+/* Add the ICCS baseline to ids when the request wants it (written for the
+ * workspace as it is after add).  An ngcc_exit code. */
+static int baseline_phase(const struct campaign_request *r, struct strlist *ids)
+{
+	int want = r->baseline > 0 || (r->baseline < 0 && any_candidate(r->o.workspace, ids, 0));
+	if (!want || sl_contains(ids, BASELINE_ID))
+		return EXIT_OK;
+	int rc = baseline_generate(r->o.workspace);
+	if (rc == EXIT_OK)
+		sl_push(ids, BASELINE_ID);
+	return rc;
 }
 
 static int run_check(const struct campaign_request *r, const struct strlist *ids)
@@ -182,6 +223,8 @@ int campaign_run(struct campaign_request *r)
 	int rc = host_first(o);
 	if (!rc)
 		rc = add_phase(r, &ids);
+	if (!rc)
+		rc = baseline_phase(r, &ids);
 	if (!rc) {
 		int b = timed_phase(r, "build", run_build, &ids, run);
 		int k = timed_phase(r, "kat", run_kat, &ids, run);
@@ -201,7 +244,9 @@ int campaign_run(struct campaign_request *r)
 			memory_record_option(o, r->memory_pass);
 			if (r->memory_pass)
 				rc = worse(rc, memory_phase(o));
-			rc = worse(rc, profile_phase(o));
+			/* The profile is the public-key candidates' (§2.3). */
+			if (any_candidate(o->workspace, &ids, 1))
+				rc = worse(rc, profile_phase(o));
 			rc = worse(rc, report_phase(r, run, &ids));
 		}
 		o->carry = NULL;

@@ -18,6 +18,11 @@ struct campaign_request {
 	int memory_pass;         /* run the memory pass after measure */
 	int check;               /* run `check` after kat */
 	long check_rounds;       /* its round trips; 0: the default */
+	struct strlist skip_kat_files; /* hash KAT files not to run (kat --skip-kat-file) */
+	/* The ICCS baseline (candidate iccs, docs/method.md §10.7) is generated,
+	 * built, self-tested and measured with the others: -1 when a hash
+	 * candidate is among them, 1 always, 0 never. */
+	int baseline;
 };
 
 /*
