@@ -18,9 +18,10 @@ $(O)/tools/fixture_kat: tests/tools/fixture_kat.c $(O)/tools/toykem.o $(O)/libng
 FIXTURE_TOOLS += $(O)/tools/fixture_kat
 
 # Fixture sources may have spaces in their names, which make cannot list as
-# prerequisites: regenerate whenever any file under tests/fixtures/ or
-# src/runtime/ is newer than the stamp.
-FIXTURES_STALE := $(shell find tests/fixtures src/runtime -newer $(FIXTURES)/.stamp -print -quit 2>/dev/null)
+# prerequisites: regenerate whenever any file under tests/fixtures/,
+# src/runtime/ or examples/ (the hash fixtures copy ExampleHash) is newer
+# than the stamp.
+FIXTURES_STALE := $(shell find tests/fixtures src/runtime examples -newer $(FIXTURES)/.stamp -print -quit 2>/dev/null)
 
 # $$(FIXTURE_TOOLS) is expanded once make has read every fragment, so the
 # tools other fragments add count too.
