@@ -4,8 +4,8 @@
  * The candidate `iccs` is generated, never added: candidates/iccs/source/
  * holds runtime/iccs_baseline.c (a CryptHash calling one auxiliary
  * function, picked by a define), the self-test references in selftest/,
- * and copies/<ID>/ with a package's own auxfunc.c (and the headers and SM3
- * sources beside it) when it differs from our runtime's.  Our runtime's
+ * and copies/<ID>/ with a package's own auxfunc.c (and the headers, SM3
+ * sources and drng.c beside it) when it differs from our runtime's.  Our runtime's
  * instances link src/runtime/auxfunc.c like any public-key instance does
  * (build.c); a copy's instances compile the package's file instead.  The
  * self-test text comes from OpenSSL (selftest/iccs_openssl.c), so the
@@ -169,10 +169,13 @@ static int copy_into(const char *src, const char *dest_dir)
 	return rc;
 }
 
-/* What a copy of auxfunc.c may need from its folder: headers and SM3. */
+/* What a copy of auxfunc.c may need from its folder: headers, SM3, and
+ * the package's DRNG (whose SM3 may be the same file; with it, none of our
+ * runtime is linked, so no name can clash). */
 static int wanted_beside_auxfunc(const char *name)
 {
 	return str_ends_with_ci(name, ".h") || !strcasecmp(name, "auxfunc.c") ||
+	       !strcasecmp(name, "drng.c") ||
 	       (str_ends_with_ci(name, ".c") && strcasestr(name, "sm3"));
 }
 
@@ -251,8 +254,11 @@ static int add_instance(struct candidate_conf *conf, const char *src_root,
 	if (copy) {
 		ic->source_dir = xasprintf("copies/%s", copy->cand);
 		sl_push(&ic->sources, "iccs_baseline.c");
-		for (size_t i = 0; i < copy_sources_list->n; i++)
+		for (size_t i = 0; i < copy_sources_list->n; i++) {
 			sl_push(&ic->sources, copy_sources_list->items[i]);
+			if (!strcasecmp(copy_sources_list->items[i], "drng.c"))
+				ic->own_drng = 1;
+		}
 		ic->own_auxfunc = 1;
 	} else {
 		ic->source_dir = xstrdup(".");
@@ -381,6 +387,7 @@ int baseline_command(struct engine_opts *o, int memory_pass)
 	struct kat_gate_opts k;
 	kat_gate_opts_init(&k, o->workspace, o->tty);
 	int krc = brc > EXIT_FAILED ? brc : kat_gate(&k, &br.ids);
+	kat_gate_opts_free(&k);
 	sl_free(&br.ids);
 	if (krc > EXIT_FAILED)
 		return krc;

@@ -491,6 +491,18 @@ static char *built_library(const struct kat_unit *u, json_t *entry, char **why)
 	return path;
 }
 
+void gate_log_facts(struct log_facts *f, json_t *entry, const char *library,
+		    const char *guide_result, char sha[65])
+{
+	if (sha256_file_hex(library, sha) != 0)
+		sha[0] = '\0';
+	memset(f, 0, sizeof *f);
+	f->flags = jget_str(entry, "flags", NULL);
+	f->library = jget_str(entry, "library", NULL);
+	f->library_sha256 = sha;
+	f->guide_result = guide_result;
+}
+
 /* Run the child once and write its evidence (log suffix "" for the run
  * that counts).  0, or -1 on a system error. */
 static int test_library(const struct kat_unit *u, const char *library,
@@ -503,14 +515,8 @@ static int test_library(const struct kat_unit *u, const char *library,
 	if (gate_run_child(u, library, o, r) != 0)
 		return -1;
 	char sha[65];
-	if (sha256_file_hex(library, sha) != 0)
-		sha[0] = '\0';
-	struct log_facts f = {
-		.flags = jget_str(entry, "flags", NULL),
-		.library = jget_str(entry, "library", NULL),
-		.library_sha256 = sha,
-		.guide_result = guide_result,
-	};
+	struct log_facts f;
+	gate_log_facts(&f, entry, library, guide_result, sha);
 	char *log = compose_log(u, r, &f, o->timeout_s), *log_rel = NULL;
 	char hex[65];
 	int rc = gate_write_files(u, suffix, log, r, &log_rel, hex);

@@ -17,7 +17,6 @@
 
 #include "kat/gate.h"
 
-#include "evidence/json.h"
 #include "evidence/paths.h"
 #include "kat/katcompare.h"
 #include "kat/katlog.h"
@@ -308,15 +307,9 @@ int gate_test_hash(const struct kat_unit *u, const char *library, json_t *entry,
 			for (size_t k = 0; k < fr[i].run.meta.n; k++)
 				sl_push(&r->meta, fr[i].run.meta.items[k]);
 		char sha[65];
-		if (sha256_file_hex(library, sha) != 0)
-			sha[0] = '\0';
-		struct log_facts f = {
-			.flags = jget_str(entry, "flags", NULL),
-			.library = jget_str(entry, "library", NULL),
-			.library_sha256 = sha,
-			.guide_result = guide_result,
-			.per_file_references = 1,
-		};
+		struct log_facts f;
+		gate_log_facts(&f, entry, library, guide_result, sha);
+		f.per_file_references = 1;
 		char *log = compose_log(u, fr, n, r, &f, !*suffix, &rc), *log_rel = NULL;
 		char hex[65];
 		if (!rc)

@@ -64,6 +64,10 @@ struct log_facts {
 };
 
 void gate_run_free(struct kat_run *r);
+/* The log facts of a run of library (its build.json entry; sha receives
+ * the library's SHA-256, "" when unreadable). */
+void gate_log_facts(struct log_facts *f, json_t *entry, const char *library,
+		    const char *guide_result, char sha[65]);
 /* u->ref: the kat.sha256 entry of file (under the instance's label; with
  * exact, only an entry of that very file name), else the package file
  * fallback (relative to candidates/<ID>/source/; may be NULL).  0, or -1

@@ -157,18 +157,61 @@ static int lines_match(const struct cline *gen, const struct cline *ref)
 	return 0;
 }
 
-static char *describe_difference(const struct cline *gen,
-				 const struct cline *ref, const char *count)
+/* "first difference at <where>, field X" (or the two fields when the
+ * keys differ). */
+static char *describe_difference(const struct cline *gen, const struct cline *ref,
+				 const char *where)
 {
 	char *gk = key_str(gen), *rk = key_str(ref), *d;
 	if (!strcmp(gk, rk))
-		d = xasprintf("first difference at Count = %s, field %s", count, gk);
+		d = xasprintf("first difference at %s, field %s", where, gk);
 	else
-		d = xasprintf("first difference at Count = %s: reference has field %s, generated %s",
-			      count, rk, gk);
+		d = xasprintf("first difference at %s: reference has field %s, generated %s",
+			      where, rk, gk);
 	free(gk);
 	free(rk);
 	return d;
+}
+
+/* Where a line is: at a record's first line `<key> = v` update where to
+ * "Count = v" (PKC) or "record k (Msg_Len = v)" (hash). */
+static void note_record(const struct cline *l, const char *key, int *records, char *where,
+			size_t size)
+{
+	if (!key_is(l, key))
+		return;
+	struct cline v = line_value(l);
+	int n = (int)(v.len > 20 ? 20 : v.len);
+	++*records;
+	if (!strcmp(key, "Count"))
+		snprintf(where, size, "Count = %.*s", n, v.p);
+	else
+		snprintf(where, size, "record %d (%s = %.*s)", *records, key, n, v.p);
+}
+
+/* Line by line; records start at record_key lines.  KAT_PASS, or
+ * KAT_MISMATCH with *detail. */
+static enum kat_status compare_lines(const struct clines *gen, const struct clines *ref,
+				     const char *record_key, char *where, size_t size,
+				     char **detail)
+{
+	int records = 0;
+	size_t i;
+	for (i = 0; i < gen->n && i < ref->n; i++) {
+		note_record(&gen->v[i], record_key, &records, where, size);
+		if (!lines_match(&gen->v[i], &ref->v[i])) {
+			*detail = describe_difference(&gen->v[i], &ref->v[i], where);
+			return KAT_MISMATCH;
+		}
+	}
+	if (gen->n == ref->n)
+		return KAT_PASS;
+	const struct cline *extra = gen->n > ref->n ? &gen->v[i] : &ref->v[i];
+	char *k = key_str(extra);
+	*detail = xasprintf("first difference at %s, field %s: only the %s has it", where, k,
+			    gen->n > ref->n ? "generated text" : "reference");
+	free(k);
+	return KAT_MISMATCH;
 }
 
 enum kat_status kat_compare_reference(const char *generated, size_t glen,
@@ -178,8 +221,7 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 	struct clines gen = { 0 }, ref = { 0 };
 	int gen_records = kat_count_records(generated, glen);
 	int ref_records = kat_count_records(reference, rlen);
-	enum kat_status st = KAT_PASS;
-	char count[32] = "?";
+	char where[64] = "Count = ?";
 
 	*detail = NULL;
 	if (ref_records == 0) {
@@ -192,27 +234,7 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 	split_canonical(reference, rlen, &ref);
 	apply_mode(&gen, &cut);
 	apply_mode(&ref, &cut);
-
-	size_t i;
-	for (i = 0; i < gen.n && i < ref.n; i++) {
-		if (key_is(&gen.v[i], "Count")) {
-			struct cline v = line_value(&gen.v[i]);
-			snprintf(count, sizeof count, "%.*s", (int)(v.len > 20 ? 20 : v.len), v.p);
-		}
-		if (!lines_match(&gen.v[i], &ref.v[i])) {
-			*detail = describe_difference(&gen.v[i], &ref.v[i], count);
-			st = KAT_MISMATCH;
-			break;
-		}
-	}
-	if (st == KAT_PASS && gen.n != ref.n) {
-		const struct cline *extra = gen.n > ref.n ? &gen.v[i] : &ref.v[i];
-		char *k = key_str(extra);
-		*detail = xasprintf("first difference at Count = %s, field %s: only the %s has it",
-				    count, k, gen.n > ref.n ? "generated text" : "reference");
-		free(k);
-		st = KAT_MISMATCH;
-	}
+	enum kat_status st = compare_lines(&gen, &ref, "Count", where, sizeof where, detail);
 	if (st == KAT_PASS && ref_records != gen_records)
 		*detail = xasprintf("compared %d records (generated %d, reference has %d)",
 				    cut.records, gen_records, ref_records);
@@ -225,40 +247,12 @@ enum kat_status kat_compare_hash_reference(const char *generated, size_t glen,
 					   const char *reference, size_t rlen, char **detail)
 {
 	struct clines gen = { 0 }, ref = { 0 };
-	enum kat_status st = KAT_PASS;
 	char where[64] = "the start";
-	int record = 0;
 
 	*detail = NULL;
 	split_canonical(generated, glen, &gen);
 	split_canonical(reference, rlen, &ref);
-	size_t i;
-	for (i = 0; i < gen.n && i < ref.n; i++) {
-		if (key_is(&gen.v[i], "Msg_Len")) {
-			struct cline v = line_value(&gen.v[i]);
-			snprintf(where, sizeof where, "record %d (Msg_Len = %.*s)", ++record,
-				 (int)(v.len > 20 ? 20 : v.len), v.p);
-		}
-		if (!lines_match(&gen.v[i], &ref.v[i])) {
-			char *gk = key_str(&gen.v[i]), *rk = key_str(&ref.v[i]);
-			*detail = !strcmp(gk, rk)
-				? xasprintf("first difference at %s, field %s", where, gk)
-				: xasprintf("first difference at %s: reference has field %s, generated %s",
-					    where, rk, gk);
-			free(gk);
-			free(rk);
-			st = KAT_MISMATCH;
-			break;
-		}
-	}
-	if (st == KAT_PASS && gen.n != ref.n) {
-		const struct cline *extra = gen.n > ref.n ? &gen.v[i] : &ref.v[i];
-		char *k = key_str(extra);
-		*detail = xasprintf("first difference after %s, field %s: only the %s has it",
-				    where, k, gen.n > ref.n ? "generated text" : "reference");
-		free(k);
-		st = KAT_MISMATCH;
-	}
+	enum kat_status st = compare_lines(&gen, &ref, "Msg_Len", where, sizeof where, detail);
 	free(gen.v);
 	free(ref.v);
 	return st;
