@@ -203,11 +203,10 @@ static char *combined_detail(const struct file_result *fr, size_t n)
 	return sb.len ? sb_detach(&sb) : NULL;
 }
 
-/* The file's lines in the instance's log. */
-static void log_file(struct strbuf *log, const struct kat_unit *u, const struct file_result *fr,
-		     const char *text_rel)
+/* The file's reference: its manifest line, or "<tag>.reference = ...".
+ * All four come in the header, before any candidate output. */
+static void log_reference(struct strbuf *log, const struct file_result *fr)
 {
-	const struct kat_run *r = &fr->run;
 	char key[64];
 	if (fr->ref.manifest.file) {
 		char *mode = kat_mode_format(&fr->ref.manifest.mode);
@@ -217,6 +216,13 @@ static void log_file(struct strbuf *log, const struct kat_unit *u, const struct 
 		snprintf(key, sizeof key, "%s.reference", fr->tag);
 		katlog_field(log, key, fr->ref.path_rel ? fr->ref.path_rel : "none");
 	}
+}
+
+/* The file's run in the instance's log. */
+static void log_file(struct strbuf *log, const struct file_result *fr, const char *text_rel)
+{
+	const struct kat_run *r = &fr->run;
+	char key[64];
 	if (!fr->skipped) {
 		const char *v = katlog_meta_value(&r->meta, "kat_2_33_bits");
 		if (v) {
@@ -247,7 +253,6 @@ static void log_file(struct strbuf *log, const struct kat_unit *u, const struct 
 	}
 	sb_addf(log, "FILE %s %s%s%s\n", fr->tag, fr->skipped ? "SKIPPED" : kat_status_name(r->st),
 		!fr->skipped && r->detail ? " " : "", !fr->skipped && r->detail ? r->detail : "");
-	(void)u;
 }
 
 /* <stem>.<tag>.txt for the run that counts; a skipped file leaves none.
@@ -275,9 +280,11 @@ static char *compose_log(const struct kat_unit *u, struct file_result *fr, size_
 	struct strbuf log = STRBUF_INIT;
 	gate_add_header(&log, u, r, f, u->o->timeout_s);
 	katlog_field(&log, "timeout_applies_to", "each KAT file");
+	for (size_t i = 0; i < n; i++)
+		log_reference(&log, &fr[i]);
 	for (size_t i = 0; i < n; i++) {
 		char *text_rel = main_run ? write_text(u, &fr[i], rc) : NULL;
-		log_file(&log, u, &fr[i], text_rel);
+		log_file(&log, &fr[i], text_rel);
 		free(text_rel);
 	}
 	sb_addf(&log, "%s\n", r->result_line);

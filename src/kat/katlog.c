@@ -102,16 +102,34 @@ char *katlog_final_result(const char *log, char **id)
 	return status;
 }
 
+/* "reference = X" or a hash file's "<tag>.reference = X": X, else NULL. */
+static const char *reference_value(const char *line)
+{
+	if (str_starts_with(line, "reference = "))
+		return line + 12;
+	size_t k = strcspn(line, ". =\n");
+	return line[k] == '.' && str_starts_with(line + k, ".reference = ") ? line + k + 13 : NULL;
+}
+
 enum katlog_ref katlog_reference(const char *log)
 {
-	enum katlog_ref ref = KATLOG_REF_UNKNOWN;
+	int manifest = 0, file = 0, none = 0;
 	for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *v = reference_value(p);
 		if (str_starts_with(p, "manifest "))
-			ref = KATLOG_REF_MANIFEST;
-		else if (str_starts_with(p, "reference = "))
-			ref = str_starts_with(p, "reference = none") ? KATLOG_REF_NONE : KATLOG_REF_FILE;
+			manifest++;
+		else if (v && str_starts_with(v, "none") && (v[4] == '\n' || !v[4]))
+			none++;
+		else if (v)
+			file++;
 		else if (str_starts_with(p, "--- "))
 			break; /* the candidate's output follows: none of our lines */
 	}
-	return ref;
+	/* A hash instance's files may differ: any package file makes it
+	 * FILE, none at all NONE. */
+	if (file)
+		return KATLOG_REF_FILE;
+	if (manifest)
+		return KATLOG_REF_MANIFEST;
+	return none ? KATLOG_REF_NONE : KATLOG_REF_UNKNOWN;
 }

@@ -45,7 +45,10 @@ char *katlog_final_result(const char *log, char **id);
 
 /* What the run of the log was compared against: a kat.sha256 entry (a
  * `manifest` line), the package's KAT file (`reference = <path>`), nothing
- * (`reference = none`), or unknown (a log with neither line). */
+ * (`reference = none`), or unknown (a log with neither line).  A hash
+ * instance's log has a line per file (`<tag>.reference = ...` or
+ * `manifest`): FILE when any file is the package's, MANIFEST when all
+ * are entries, NONE when there is none. */
 enum katlog_ref { KATLOG_REF_UNKNOWN, KATLOG_REF_MANIFEST, KATLOG_REF_FILE, KATLOG_REF_NONE };
 enum katlog_ref katlog_reference(const char *log);
 

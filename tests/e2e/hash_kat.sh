@@ -63,6 +63,10 @@ file_line hh HH-Slow KAT_Loop TIMEOUT
 grep -q '^KAT_2_33.message_bits = 67108864 (stand-in for 8589934592, from NGCC_PERF_KAT_2_33_BITS)$' \
 	"$ws/build/hh/kat/HH-Good.log" || fail "the KAT_2_33 stand-in is not in the log"
 grep -q '^timeout_applies_to = each KAT file$' "$ws/build/hh/kat/HH-Good.log" || fail "log lacks the timeout scope"
+# Every file's reference is in the header, before any candidate output
+# (a reader of the log stops at the first "--- " block).
+[ "$(awk '/^--- /{exit} /^KAT_(2_12|2_23|2_33|Loop)\.reference = candidates\/hh\/source\/Test_Vectors\//{n++} END{print n+0}' \
+	"$ws/build/hh/kat/HH-Good.log")" = 4 ] || fail "the four references are not in the log's header"
 python3 - "$ws/build/hh/build.json" <<'EOF' || fail "build.json KAT fields"
 import json, sys
 inst = json.load(open(sys.argv[1]))["instances"]
@@ -111,6 +115,8 @@ ngcc kat quirkm >"$ws/kat.out" 2>"$ws/kat.err" || { cat "$ws/kat.out"; fail "man
 expect quirkm Quirk-512 PASS "$ws/kat.out"
 [ "$(grep -c '^manifest [0-9a-f]\{64\} strict Quirk-512/KAT_' "$ws/build/quirkm/kat/Quirk-512.log")" = 4 ] ||
 	fail "the log does not name the four manifest entries"
+[ "$(awk '/^--- /{exit} /^manifest /{n++} END{print n+0}' "$ws/build/quirkm/kat/Quirk-512.log")" = 4 ] ||
+	fail "the manifest entries are not in the log's header"
 # A manifest that lists only some files: the others have no reference.
 grep -v KAT_Loop "$fx/quirkhash.kat.sha256" >"$ws/three.sha256"
 cp "$ws/three.sha256" "$ws/candidates/quirkm/kat.sha256"
