@@ -56,7 +56,7 @@ static void kems_and_hashes_are_measured(void **state)
 	assert_false(cand_type_supported(cand_type_find("sign")));
 	assert_false(cand_type_supported(cand_type_find("kex")));
 	assert_false(cand_type_supported(NULL));
-	/* hash: the eight message lengths of method §5.2, shortest first */
+	/* hash: the eight message lengths of docs/method.md §5.2, shortest first */
 	const struct cand_type *hash = cand_type_find("hash");
 	static const char *const lens[] = { "hash_32", "hash_128", "hash_512", "hash_1024",
 		"hash_4096", "hash_8192", "hash_16384", "hash_65536" };
