@@ -466,7 +466,7 @@ static void charts(struct md_page *md, const struct dataset *ds, const struct ds
 	site_charts_free(&ch);
 }
 
-/* A.12 (hash candidates): each call's cycles as a multiple of our
+/* A.13 (hash candidates): each call's cycles as a multiple of our
  * pseudoXOF at the instance's digest width and the same message length,
  * the ratio the summary shows (docs/method.md §10.7). */
 static void against_baseline(struct md_page *md, const struct dataset *ds,
@@ -487,7 +487,7 @@ static void against_baseline(struct md_page *md, const struct dataset *ds,
 				continue;
 			int ok = ds_hash_ratio(ds, in, L, &ratio, &xof);
 			if (!started) {
-				md_block(md, "### A.12 Against the ICCS baseline");
+				md_block(md, "### A.13 Against the ICCS baseline");
 				md_block(md, "Cycles per call as a multiple of ngcc-perf's ICCS `pseudoXOF` "
 					 "at the instance's digest length (`DIGEST_BIT_LENGTH`) and the same "
 					 "message length, as in the summary; `\xe2\x80\x93` where that "

@@ -4,7 +4,7 @@
 # of auxfunc.c (tests/fixtures/hash/AuxCopyKEM), KAT_2_33 skipped; then the
 # records (eight lengths, throughput, digest length, memory pass), the
 # baseline (ours and the package's copy, self-tested), the pages (hash
-# table, A.12, ICCS baseline table, hash summary with × pseudoXOF, charts),
+# table, A.13, ICCS baseline table, hash summary with × pseudoXOF, charts),
 # publish, site and validate.
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
@@ -82,7 +82,7 @@ msgs = re.findall(r"^\| `ExampleHash-256` \| (\d+ (?:B|KiB)) \| ", page, re.M)
 assert msgs == ["32 B", "128 B", "512 B", "1 KiB", "4 KiB", "8 KiB", "16 KiB", "64 KiB"], msgs
 assert "## 6." not in page and "## Symmetric primitives" not in page
 assert "[1] KAT_2_33: SKIPPED (--skip-kat-file KAT_2_33); KAT_2_12, KAT_2_23, KAT_Loop: PASS" in page
-assert "### A.12 Against the ICCS baseline" in page
+assert "### A.13 Against the ICCS baseline" in page
 assert re.search(r"^\| `ExampleHash-512` 64 KiB \| 512 \| [^|]+ \| [^|]+ \| \(\d+\.\d\d\u00d7\) \|$", page, re.M)
 assert "![examplehash: cycles per byte against message length" in page
 # The baseline's own page and the method page say what the self-test was
