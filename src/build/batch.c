@@ -57,6 +57,15 @@ static int load_candidate(const char *workspace, const char *id, struct candidat
 		ngcc_error("%s: id = %s, but the candidate's folder is candidates/%s; "
 			   "make them agree", path, cand->conf.id, id);
 		rc = EXIT_INPUT;
+	} else {
+		/* checked before any compiler runs: results that cannot be
+		 * recorded must not be announced as built */
+		json_t *doc = build_json_load(workspace, id, &err);
+		if (!doc) {
+			ngcc_error("%s", err);
+			rc = EXIT_INPUT;
+		}
+		json_decref(doc);
 	}
 	free(err);
 	free(path);

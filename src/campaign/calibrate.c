@@ -8,6 +8,7 @@
  */
 #include "campaign/engine.h"
 #include "campaign/rundir.h"
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "util/interrupt.h"
@@ -98,8 +99,25 @@ static int run_calibration(struct engine *e, struct unit *u, const char *path)
 
 enum cal_need { CAL_HAVE, CAL_RUN, CAL_GIVE_UP };
 
+/* The fields planning relies on (evidence/check.h). */
+static const struct field_rule calibration_rules[] = {
+	FIELD("status", J_STR), FIELD("candidate", J_STR), FIELD("label", J_STR),
+	FIELD("operation", J_STR), FIELD_OPT("library_sha256", J_STR | J_NULL),
+	FIELD_NUM_OPT("timeout_s", J_NUM | J_NULL, 0, MAX_SECONDS),
+	FIELD_NUM_OPT("t1_s", J_NUM | J_NULL, 0, MAX_SECONDS),
+	FIELD_NUM_OPT("setup_s", J_NUM | J_NULL, 0, MAX_SECONDS),
+	FIELD_NUM_OPT("wall_s", J_NUM | J_NULL, 0, MAX_SECONDS),
+};
+
+static int calibration_check(const json_t *doc, char **why)
+{
+	return evidence_check_fields(doc, calibration_rules,
+				     sizeof calibration_rules / sizeof *calibration_rules, why);
+}
+
 static const struct unit_format calibration_format = {
-	CALIBRATION_KIND, CALIBRATION_VERSION, "calibration", unit_match_library
+	CALIBRATION_KIND, CALIBRATION_VERSION, "calibration", unit_match_library,
+	calibration_check
 };
 /* A calibration only plans: one of another library is simply redone. */
 static const struct resume_kind calibrate_kind = { "calibrate", &calibration_format, 1 };

@@ -624,7 +624,7 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 			ngcc_error("%s: %s; resume %s with the planning options it was started with, "
 				   "or use another --run", phase, c.refusal, e->run);
 		free(c.refusal);
-		return rc > 0 ? EXIT_USAGE : EXIT_SYSTEM;
+		return rc > 0 ? EXIT_USAGE : rc == CAMPAIGN_CORRUPT ? EXIT_INPUT : EXIT_SYSTEM;
 	}
 	for (size_t i = 0; i < e->not_timed.n; i++)
 		fprintf(stderr, "not timed: %s\n", e->not_timed.items[i]);

@@ -3,6 +3,7 @@
 
 #include "campaign/rundir.h"
 #include "evidence/campaign_json.h"
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "proc/command.h"
@@ -338,8 +339,41 @@ static void print_memory(const struct unit *u, const json_t *rec)
 	       jget_str(rec, "op_peak_method", "?"));
 }
 
+/* ---- the fields a reader relies on ----------------------------------------- */
+
+static const struct field_rule memory_rules[] = {
+	FIELD("status", J_STR), FIELD_OPT("status_detail", J_STR | J_NULL),
+	FIELD("candidate", J_STR), FIELD("label", J_STR), FIELD("operation", J_STR),
+	FIELD_OPT("op_key", J_STR),
+	FIELD_NUM_OPT("cpu", J_INT | J_NULL, 0, 1 << 20),
+	FIELD_NUM_OPT("calls", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_NUM_OPT("stack_peak_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("heap_peak_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("allocations_per_call", J_NUM | J_NULL, 0, MAX_COUNT),
+	FIELD_OPT("per_call", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("per_call.stack_peak_bytes[]", J_INT, 0, MAX_BYTES),
+	FIELD_NUM_OPT("per_call.heap_peak_bytes[]", J_INT, 0, MAX_BYTES),
+	FIELD_NUM_OPT("per_call.allocations[]", J_INT, 0, MAX_COUNT),
+	FIELD_NUM_OPT("loaded_rss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("baseline_rss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("op_peak_rss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("empty_stack_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("stack_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+};
+
+int memory_check(const json_t *doc, char **why)
+{
+	if (evidence_check_schema(doc, MEMORY_KIND, MEMORY_VERSION)) {
+		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
+				 jget_str(doc, "schema", "missing"), MEMORY_KIND, MEMORY_VERSION);
+		return -1;
+	}
+	return evidence_check_fields(doc, memory_rules, sizeof memory_rules / sizeof *memory_rules,
+				     why);
+}
+
 static const struct unit_format memory_format = {
-	MEMORY_KIND, MEMORY_VERSION, "memory record", unit_match_library
+	MEMORY_KIND, MEMORY_VERSION, "memory record", unit_match_library, memory_check
 };
 /* A memory record follows its timing record, which has passed the stale
  * rule already: one of another library is simply redone. */

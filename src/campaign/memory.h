@@ -48,6 +48,9 @@ void memory_derive(json_t *rec);
 /* Validation: recompute them from the raw arrays; 0 when they agree, else
  * -1 with *why (malloc'd). */
 int memory_recompute_check(const json_t *rec, char **why);
+/* The record's fields against the format's table (evidence/check.h); 0,
+ * or -1 with *why (malloc'd).  Every reader calls it. */
+int memory_check(const json_t *doc, char **why);
 
 /* Remove --no-memory-pass from argv (before getopt); returns 1 if it was
  * there. */

@@ -2,12 +2,12 @@
 #include "dataset/validate.h"
 #include "model/size_audit.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/memory.h"
 #include "evidence/check_json.h"
 #include "dataset/publish_util.h"
 #include "evidence/build_json.h"
@@ -23,7 +23,10 @@
 #include "report/report.h"
 #include "site/site.h"
 #include "stats/stats.h"
+#include "campaign/memory.h"
+#include "evidence/campaign_json.h"
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 /* A loaded evidence file of one system. */
@@ -125,6 +128,35 @@ static void check_text_paths(struct val *v, const char *rel, const char *data)
 	}
 }
 
+/* The field check of the format a document names (evidence/check.h), or
+ * NULL for the kinds that have none. */
+static int (*format_check(const json_t *j))(const json_t *, char **)
+{
+	static const struct {
+		const char *kind;
+		int (*check)(const json_t *, char **);
+	} formats[] = {
+		{ RECORD_KIND, record_check }, { PROFILE_KIND, profile_check_fields },
+		{ MEMORY_KIND, memory_check }, { BUILD_JSON_KIND, build_json_check },
+		{ CAMPAIGN_KIND, campaign_check },
+	};
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+		if (!evidence_check_schema(j, formats[i].kind, 1))
+			return formats[i].check;
+	return NULL;
+}
+
+/* Links and special files anywhere in the dataset: never followed. */
+static void check_unusual(struct val *v)
+{
+	struct strlist odd = STRLIST_INIT;
+	tree_list_unusual(v->dataset, "", &odd);
+	for (size_t i = 0; i < odd.n; i++)
+		problem(v, odd.items[i], "a symbolic link or special file; a dataset holds only "
+			"regular files and folders (not followed)");
+	sl_free(&odd);
+}
+
 static void load_files(struct val *v)
 {
 	struct strlist files = STRLIST_INIT;
@@ -132,15 +164,21 @@ static void load_files(struct val *v)
 	for (size_t i = 0; i < files.n; i++) {
 		const char *rel = files.items[i];
 		char *path = path_join(v->root, rel), *data = NULL, *why = NULL;
-		if (read_file(path, &data, NULL)) {
-			problem(v, rel, "cannot be read");
+		size_t len = 0;
+		if (read_file_below(v->root, path, &data, &len)) {
+			problem(v, rel, "cannot be read: %s", io_strerror(errno));
 		} else if (str_ends_with(rel, ".json")) {
 			json_error_t je;
-			json_t *j = json_loads(data, 0, &je);
+			json_t *j = json_loadb(data, len, 0, &je);
+			int (*check)(const json_t *, char **) = j ? format_check(j) : NULL;
 			if (!j) {
 				problem(v, rel, "not valid JSON (line %d: %s)", je.line, je.text);
 			} else {
 				if (schema_known(j, &why))
+					problem(v, rel, "%s", why);
+				free(why);
+				why = NULL;
+				if (check && check(j, &why))
 					problem(v, rel, "%s", why);
 				free(why);
 				why = NULL;
@@ -195,8 +233,9 @@ static void check_recheck(struct val *v, const char *log_rel)
 {
 	char *rel = xasprintf("katcheck/%s", str_starts_with(log_rel, "kat/") ? log_rel + 4 : log_rel);
 	char *path = path_join(v->root, rel), *log = NULL, *id = NULL, *status = NULL;
-	if (read_file(path, &log, NULL))
-		problem(v, rel, "missing: the PARTIAL KAT status needs the recheck log");
+	if (read_file_below(v->root, path, &log, NULL))
+		problem(v, rel, "missing or unreadable (%s): the PARTIAL KAT status needs the "
+			"recheck log", io_strerror(errno));
 	else if (!(status = katlog_final_result(log, &id)) || strcmp(status, "PASS"))
 		problem(v, rel, "recheck does not end with a PASS RESULT line (%s)",
 			status ? status : "none");
@@ -223,8 +262,12 @@ static void check_kat_log(struct val *v, const char *key, const json_t *e,
 	char *path = path_join(v->root, log_rel), *log = NULL, *id = NULL;
 	size_t len = 0;
 	char hex[65];
-	if (log_rel[0] == '/' || read_file(path, &log, &len)) {
-		problem(v, log_rel, "KAT log of %s is missing", key);
+	if (read_file_below(v->root, path, &log, &len)) {
+		/* a path out of data/<SYS>/, a link or a FIFO is never read */
+		char *shown = str_printable(log_rel, 200);
+		problem(v, shown, "KAT log of %s cannot be read: %s", key,
+			errno == ENOENT ? "missing" : io_strerror(errno));
+		free(shown);
 		free(path);
 		return;
 	}
@@ -613,8 +656,9 @@ static void compare_tree(struct val *v, const char *top, const struct regen *fil
 		char *rel = xasprintf("%s/%s", top, files[i].path);
 		size_t len = 0;
 		sl_push(&made, files[i].path);
-		if (read_file(path, &data, &len))
-			mismatch(v, rel, "missing (the dataset generates this file)");
+		if (read_file_below(dir, path, &data, &len))
+			mismatch(v, rel, "missing or unreadable (the dataset generates this file): %s",
+				 io_strerror(errno));
 		else if (len != files[i].len || memcmp(data, files[i].data, len))
 			mismatch(v, rel, "differs from the page regenerated from the dataset "
 				 "(first difference at byte %zu)",
@@ -754,6 +798,7 @@ int validate_dataset(const char *dataset, const struct validate_opts *o,
 		return EXIT_INPUT;
 	}
 	load_systems_csv(dataset, &csv_ids, &have_csv);
+	check_unusual(&v);
 	for (size_t i = 0; i < systems.n; i++)
 		validate_system(&v, systems.items[i], &csv_ids, have_csv);
 	struct loaded l;

@@ -1,5 +1,6 @@
 /* build_json.c — see build_json.h. */
 #include "evidence/build_json.h"
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "util/lock.h"
 #include "util/util.h"
@@ -39,24 +40,63 @@ static json_t *empty_doc(void)
 	return doc;
 }
 
+/* ---- the fields a reader relies on ----------------------------------------- */
+
+static const struct field_rule build_rules[] = {
+	FIELD("instances", J_OBJ),
+	FIELD("instances{}", J_OBJ),
+	FIELD_OPT("instances{}.candidate", J_STR | J_NULL),
+	FIELD_OPT("instances{}.label", J_STR | J_NULL),
+	FIELD_OPT("instances{}.instance", J_STR | J_NULL),
+	FIELD_OPT("instances{}.variant", J_STR | J_NULL),
+	FIELD_OPT("instances{}.algorithm", J_STR | J_NULL),
+	FIELD_OPT("instances{}.type", J_STR | J_NULL),
+	FIELD_OPT("instances{}.flags", J_STR | J_NULL),
+	FIELD_OPT("instances{}.kat", J_STR | J_NULL),
+	FIELD_OPT("instances{}.guide_result", J_STR | J_NULL),
+	FIELD_OPT("instances{}.kat_not_passed", J_BOOL | J_NULL),
+	FIELD_OPT("instances{}.excluded", J_BOOL | J_NULL),
+	FIELD_OPT("instances{}.kat_log", J_STR | J_NULL),
+	FIELD_OPT("instances{}.kat_log_sha256", J_STR | J_NULL),
+	FIELD_OPT("instances{}.library", J_STR | J_NULL),
+	FIELD_OPT("instances{}.library_sha256", J_STR | J_NULL),
+	FIELD_NUM_OPT("instances{}.elf_load_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_OPT("instances{}.build_error", J_STR | J_NULL),
+};
+
+int build_json_check(const json_t *doc, char **why)
+{
+	if (evidence_check_schema(doc, BUILD_JSON_KIND, BUILD_JSON_VERSION)) {
+		*why = xasprintf("not an ngcc-perf/%s/%d document (schema '%s')", BUILD_JSON_KIND,
+				 BUILD_JSON_VERSION, jget_str(doc, "schema", "missing"));
+		return -1;
+	}
+	return evidence_check_fields(doc, build_rules, sizeof build_rules / sizeof *build_rules,
+				     why);
+}
+
 json_t *build_json_load(const char *workspace, const char *id, char **err)
 {
 	char *path = build_json_path(workspace, id);
 	json_t *doc = NULL;
+	char *why = NULL;
 
 	if (!path_exists(path)) {
 		free(path);
 		return empty_doc();
 	}
-	doc = evidence_load(path, err);
-	if (doc && (evidence_check_schema(doc, BUILD_JSON_KIND, BUILD_JSON_VERSION) ||
-		    !json_is_object(json_object_get(doc, "instances")))) {
-		*err = xasprintf("%s: not a ngcc-perf/build/1 file (schema '%s'); "
-				 "remove it and run 'ngcc-perf build %s' again",
-				 path, jget_str(doc, "schema", "missing"), id);
+	doc = evidence_load(path, &why);
+	if (doc && build_json_check(doc, &why)) {
 		json_decref(doc);
 		doc = NULL;
 	}
+	if (!doc) {
+		/* build rewrites the file from its own results: removing it
+		 * loses only the KAT statuses, which `kat` records again */
+		*err = xasprintf("%s: %s; remove it, then run 'ngcc-perf build %s' and "
+				 "'ngcc-perf kat %s' again", path, why ? why : "unreadable", id, id);
+	}
+	free(why);
 	free(path);
 	return doc;
 }

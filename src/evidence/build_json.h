@@ -33,9 +33,12 @@ char *build_json_path(const char *workspace, const char *id);
 /* "<id>/<stem>"; stem is the label, "+avx2" appended for optimized builds. */
 char *build_json_key(const char *id, const char *stem);
 
+/* doc's fields against the format's table (evidence/check.h); 0, or -1
+ * with *why (malloc'd).  Every reader calls it. */
+int build_json_check(const json_t *doc, char **why);
 /* Load, or create an empty document when the file does not exist.  NULL
- * with *err (malloc'd, names the path) if it is unreadable, corrupt or of
- * another schema version. */
+ * with *err (malloc'd, names the path and the remedy) if it is unreadable,
+ * corrupt or of another schema version. */
 json_t *build_json_load(const char *workspace, const char *id, char **err);
 /* Write atomically (creating build/<id>/); 0 or -1 with errno. */
 int build_json_save(const char *workspace, const char *id, const json_t *doc);

@@ -1,5 +1,6 @@
 /* campaign_json.c — see campaign_json.h. */
 #include "evidence/campaign_json.h"
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "method/flags.h"
 #include "util/fsutil.h"
@@ -150,17 +151,53 @@ json_t *campaign_skeleton(const char *workspace, const char *run)
 
 /* ---- update under the lock ----------------------------------------------- */
 
+/* ---- the fields a reader relies on ----------------------------------------- */
+
+static const struct field_rule campaign_rules[] = {
+	FIELD_OPT("tool", J_OBJ | J_NULL),
+	FIELD_OPT("system_id", J_STR | J_NULL), FIELD_OPT("run_id", J_STR | J_NULL),
+	FIELD_OPT("started_utc", J_STR | J_NULL), FIELD_OPT("ended_utc", J_STR | J_NULL),
+	FIELD_OPT("environment_at_start", J_OBJ | J_NULL),
+	FIELD_OPT("environment_at_end", J_OBJ | J_NULL),
+	FIELD_OPT("host_checks", J_ARR | J_NULL),
+	FIELD_OPT("host_problems", J_ARR | J_NULL),
+	FIELD_OPT("host_problems[]", J_STR),
+	FIELD_OPT("host_overrides", J_ARR | J_NULL),
+	FIELD_OPT("planning", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("planning.trials", J_INT, 0, 1e6),
+	FIELD_NUM_OPT("planning.trial_target_s", J_NUM, 0, MAX_SECONDS),
+	FIELD_OPT("options", J_OBJ | J_NULL),
+	FIELD_OPT("arch_config", J_OBJ | J_NULL),
+	FIELD_OPT("shards", J_OBJ | J_NULL),
+	FIELD_OPT("phases", J_ARR | J_NULL),
+	FIELD_OPT("phases[]", J_OBJ),
+	FIELD_OPT("phases[].phase", J_STR),
+	FIELD_NUM_OPT("phases[].exit_code", J_INT | J_NULL, 0, 255),
+	FIELD_OPT("notes", J_ARR | J_NULL),
+};
+
+int campaign_check(const json_t *doc, char **why)
+{
+	if (evidence_check_schema(doc, CAMPAIGN_KIND, CAMPAIGN_VERSION)) {
+		*why = xasprintf("not an ngcc-perf/%s/%d document (schema '%s')", CAMPAIGN_KIND,
+				 CAMPAIGN_VERSION, jget_str(doc, "schema", "missing"));
+		return -1;
+	}
+	return evidence_check_fields(doc, campaign_rules,
+				     sizeof campaign_rules / sizeof *campaign_rules, why);
+}
+
 json_t *campaign_load(const char *run, char **err)
 {
-	char *path = path_join(run, "campaign.json");
+	char *path = path_join(run, "campaign.json"), *why = NULL;
 	json_t *d = evidence_load(path, err);
-	if (d && evidence_check_schema(d, CAMPAIGN_KIND, CAMPAIGN_VERSION)) {
+	if (d && campaign_check(d, &why)) {
 		if (err)
-			*err = xasprintf("%s: not an ngcc-perf/%s/%d document", path,
-					 CAMPAIGN_KIND, CAMPAIGN_VERSION);
+			*err = xasprintf("%s: %s", path, why);
 		json_decref(d);
 		d = NULL;
 	}
+	free(why);
 	free(path);
 	return d;
 }
@@ -187,6 +224,7 @@ int campaign_update(const char *workspace, const char *run,
 				   err ? err : path);
 			free(err);
 			lock_release(fd);
+			rc = CAMPAIGN_CORRUPT;
 			goto out;
 		}
 	} else {

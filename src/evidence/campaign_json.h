@@ -27,10 +27,15 @@ json_t *campaign_skeleton(const char *workspace, const char *run);
 
 /* Apply fn to the document under the lock (created from the skeleton when
  * missing), then write it back if fn returned 0.  A corrupt campaign.json
- * is reported by path and not overwritten: -1.  Returns fn's value, or -1. */
+ * is reported by path and not overwritten: CAMPAIGN_CORRUPT (bad input,
+ * exit 3).  Returns fn's value, or -1 (lock or write failed). */
+#define CAMPAIGN_CORRUPT (-3)
 int campaign_update(const char *workspace, const char *run,
 		    int (*fn)(json_t *doc, void *ctx), void *ctx);
-/* Load without the lock (readers); NULL with *err. */
+/* doc's fields against the format's table (evidence/check.h); 0, or -1
+ * with *why (malloc'd).  Every reader calls it. */
+int campaign_check(const json_t *doc, char **why);
+/* Load without the lock (readers), checked; NULL with *err. */
 json_t *campaign_load(const char *run, char **err);
 
 /* System id (docs/method.md §1): the workspace's systems.csv row whose Hostname is

@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #include "evidence/json.h"
 #include "util/atomic.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -29,13 +30,43 @@ int evidence_write(const char *path, const json_t *j)
 	return rc;
 }
 
-json_t *evidence_load(const char *path, char **err)
+/* Parse a file's bytes; NUL bytes inside are an error (jansson stops). */
+static json_t *parse_loaded(const char *path, const char *data, size_t len, char **err)
 {
 	json_error_t je;
-	json_t *j = json_load_file(path, 0, &je);
+	json_t *j = json_loadb(data, len, 0, &je);
 	if (!j && err)
 		*err = xasprintf("%s:%d: %s", path, je.line, je.text);
 	return j;
+}
+
+static json_t *load_result(const char *path, int rc, char *data, size_t len, char **err)
+{
+	json_t *j = NULL;
+	if (rc) {
+		if (err)
+			*err = xasprintf("%s: cannot read: %s", path, io_strerror(errno));
+	} else {
+		j = parse_loaded(path, data, len, err);
+	}
+	free(data);
+	return j;
+}
+
+json_t *evidence_load(const char *path, char **err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc = read_file(path, &data, &len);
+	return load_result(path, rc, data, len, err);
+}
+
+json_t *evidence_load_below(const char *root, const char *path, char **err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc = read_file_below(root, path, &data, &len);
+	return load_result(path, rc, data, len, err);
 }
 
 json_t *evidence_schema(const char *kind, int version)

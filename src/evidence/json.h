@@ -12,8 +12,12 @@
 char *evidence_dumps(const json_t *j);
 /* Atomically write j to path; 0 or -1 (errno). */
 int evidence_write(const char *path, const json_t *j);
-/* Load a JSON file; NULL with a message in err (caller frees) on failure. */
+/* Load a JSON file (a regular file, read_file()'s limits); NULL with a
+ * message naming path in *err (caller frees; err may be NULL) on failure. */
 json_t *evidence_load(const char *path, char **err);
+/* The same for evidence we did not write ourselves: path is root/<rel> and
+ * is opened without leaving root or following a link (util/untrusted.h). */
+json_t *evidence_load_below(const char *root, const char *path, char **err);
 /* Check "schema" equals "ngcc-perf/<kind>/<version>". 0 if it does. */
 int evidence_check_schema(const json_t *j, const char *kind, int version);
 /* "ngcc-perf/<kind>/<version>" */

@@ -1,6 +1,7 @@
 /* profile_json.c — see profile_json.h (docs/method.md §10.4–§10.5, §11.6). */
 #include "evidence/profile_json.h"
 
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "util/util.h"
 
@@ -288,4 +289,49 @@ static int profile_match(const json_t *rec, const void *ctx, char **why)
 	return 0;
 }
 
-const struct unit_format profile_format = { PROFILE_KIND, PROFILE_VERSION, "profile", profile_match };
+/* ---- the fields a reader relies on ----------------------------------------- */
+
+#define SHARE(name) FIELD_NUM_OPT(name, J_NUM | J_NULL, -1e6, 1e6)
+
+static const struct field_rule profile_rules[] = {
+	FIELD("status", J_STR), FIELD_OPT("status_detail", J_STR | J_NULL),
+	FIELD("candidate", J_STR), FIELD("label", J_STR), FIELD("operation", J_STR),
+	FIELD_OPT("op_key", J_STR),
+	FIELD_NUM_OPT("input_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_OPT("meta", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("meta.tick_hz", J_NUM | J_NULL, 0, 1e13),
+	FIELD_NUM_OPT("meta.warmups", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_NUM_OPT("meta.iterations", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_NUM_OPT("meta.overflow_calls", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_OPT("total", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("total.operations", J_INT, 0, MAX_COUNT),
+	FIELD_NUM_OPT("total.ticks", J_NUM, 0, MAX_CYCLES),
+	FIELD_OPT("calls", J_ARR | J_NULL),
+	FIELD("calls[].fn", J_STR),
+	FIELD_NUM_OPT("calls[].in_bits", J_INT | J_NULL, 0, MAX_BYTES * 8),
+	FIELD_NUM_OPT("calls[].out_bits", J_INT | J_NULL, 0, MAX_BYTES * 8),
+	FIELD_NUM("calls[].calls", J_INT, 0, MAX_COUNT),
+	FIELD_NUM("calls[].ticks", J_NUM, 0, MAX_CYCLES),
+	FIELD_OPT("share", J_OBJ | J_NULL), SHARE("share{}"),
+	SHARE("hash_share"), SHARE("drng_share"),
+	FIELD_OPT("calls_per_operation", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("calls_per_operation{}", J_NUM | J_NULL, 0, MAX_COUNT),
+	FIELD_OPT("corrected", J_OBJ | J_NULL), SHARE("corrected.share{}"),
+	SHARE("corrected.hash_share"),
+	FIELD_OPT("crosscheck", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("crosscheck.ratio", J_NUM | J_NULL, 0, 1e9),
+};
+
+int profile_check_fields(const json_t *doc, char **why)
+{
+	if (evidence_check_schema(doc, PROFILE_KIND, PROFILE_VERSION)) {
+		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
+				 jget_str(doc, "schema", "missing"), PROFILE_KIND, PROFILE_VERSION);
+		return -1;
+	}
+	return evidence_check_fields(doc, profile_rules,
+				     sizeof profile_rules / sizeof *profile_rules, why);
+}
+
+const struct unit_format profile_format = { PROFILE_KIND, PROFILE_VERSION, "profile",
+					    profile_match, profile_check_fields };

@@ -92,5 +92,8 @@ struct profile_fp {
 /* The profile record as a unit file (evidence/unitfile.h); its context is
  * a struct profile_fp. */
 extern const struct unit_format profile_format;
+/* The profile's fields against the format's table (evidence/check.h);
+ * 0, or -1 with *why (malloc'd).  Every reader calls it. */
+int profile_check_fields(const json_t *doc, char **why);
 
 #endif

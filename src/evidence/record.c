@@ -1,5 +1,6 @@
 /* record.c — see record.h. */
 #include "evidence/record.h"
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "method/hashmsg.h"
 #include "stats/robust.h"
@@ -492,7 +493,91 @@ static int record_match(const json_t *rec, const void *fp, char **why)
 	return record_fp_matches(rec, fp, why);
 }
 
-const struct unit_format record_format = { RECORD_KIND, RECORD_VERSION, "record", record_match };
+/* ---- the fields a reader relies on ----------------------------------------- */
+
+static const char *const record_statuses[] = {
+	ST_COMPLETE, ST_PARTIAL, ST_FAILED, ST_HARD_TIMEOUT, ST_INVALID, NULL,
+};
+
+/* A trial as the driver reports it, in processes[].trials[] and trials[]. */
+#define TRIAL_RULES(arr) \
+	FIELD_NUM(arr "[].calls", J_INT, 1, MAX_COUNT), \
+	FIELD_NUM_OPT(arr "[].ns", J_INT, 0, MAX_SECONDS * 1e9), \
+	FIELD_NUM_OPT(arr "[].cycles", J_NUM | J_NULL, 0, MAX_CYCLES), \
+	FIELD_NUM_OPT(arr "[].invol_switches", J_INT | J_NULL, 0, MAX_COUNT), \
+	FIELD_NUM_OPT(arr "[].vol_switches", J_INT | J_NULL, 0, MAX_COUNT), \
+	FIELD_NUM_OPT(arr "[].migrations", J_INT | J_NULL, 0, MAX_COUNT), \
+	FIELD_NUM_OPT(arr "[].minor_faults", J_INT | J_NULL, 0, MAX_COUNT), \
+	FIELD_NUM_OPT(arr "[].major_faults", J_INT | J_NULL, 0, MAX_COUNT)
+
+#define STAT(name, hi) FIELD_NUM_OPT(name, J_NUM | J_NULL, 0, hi)
+
+static const struct field_rule record_rules[] = {
+	FIELD_WORD("status", J_STR, record_statuses),
+	FIELD_OPT("status_detail", J_STR | J_NULL),
+	FIELD("candidate", J_STR), FIELD("label", J_STR), FIELD("operation", J_STR),
+	FIELD_OPT("op_key", J_STR),
+	FIELD_OPT("instance", J_STR | J_NULL), FIELD_OPT("variant", J_STR | J_NULL),
+	FIELD_OPT("flags", J_STR | J_NULL),
+	FIELD_NUM_OPT("input_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_OPT("plan", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("plan.trials", J_INT, 0, 1e6),
+	FIELD_NUM_OPT("plan.iterations_per_trial", J_INT, 0, MAX_COUNT),
+	FIELD_NUM_OPT("plan.warmups", J_INT, 0, MAX_COUNT),
+	FIELD_OPT("seed", J_OBJ | J_NULL), FIELD_OPT("inputs", J_OBJ | J_NULL),
+	FIELD_OPT("kat", J_STR | J_NULL), FIELD_OPT("kat_not_passed", J_BOOL | J_NULL),
+	FIELD_OPT("library", J_STR | J_NULL), FIELD_OPT("library_sha256", J_STR | J_NULL),
+	FIELD_OPT("kat_log", J_STR | J_NULL), FIELD_OPT("kat_log_sha256", J_STR | J_NULL),
+	FIELD_OPT("host", J_OBJ | J_NULL), FIELD_OPT("host.unfixed", J_BOOL),
+	FIELD_OPT("environment", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("cpu", J_INT | J_NULL, 0, 1 << 20),
+	FIELD_OPT("counter", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("counter.hz", J_NUM | J_NULL, 0, 1e13),
+	FIELD_OPT("processes", J_ARR | J_NULL),
+	FIELD_OPT("processes[].status", J_STR),
+	FIELD_OPT("processes[].trials", J_ARR | J_NULL),
+	TRIAL_RULES("processes[].trials"),
+	FIELD_OPT("trials", J_ARR | J_NULL),
+	TRIAL_RULES("trials"),
+	FIELD_NUM_OPT("measurements", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_OPT("guide_100_measurements_met", J_BOOL | J_NULL),
+	STAT("mean_seconds", MAX_SECONDS), STAT("mean_cycles", MAX_CYCLES),
+	STAT("operations_per_second", 1e15), STAT("median_trial_seconds", MAX_SECONDS),
+	STAT("min_trial_seconds", MAX_SECONDS), STAT("max_trial_seconds", MAX_SECONDS),
+	STAT("median_trial_cycles", MAX_CYCLES), STAT("throughput_MB_per_second", 1e12),
+	FIELD_OPT("dispersion", J_OBJ | J_NULL),
+	STAT("dispersion.sd_trial_seconds", MAX_SECONDS),
+	STAT("dispersion.cv_trial_seconds", 1e6),
+	STAT("dispersion.spread_trial_seconds", 1e6),
+	STAT("dispersion.sd_trial_cycles", MAX_CYCLES),
+	STAT("dispersion.cv_trial_cycles", 1e6),
+	STAT("dispersion.spread_trial_cycles", 1e6),
+	FIELD_NUM_OPT("disturbed_retries", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_OPT("noisy", J_BOOL | J_NULL),
+	FIELD_OPT("sizes", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("sizes.pk_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("sizes.sk_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("sizes.ct_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("sizes.ss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("sizes.signature_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("sizes.digest_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("baseline_rss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT("peak_rss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+};
+
+int record_check(const json_t *doc, char **why)
+{
+	if (evidence_check_schema(doc, RECORD_KIND, RECORD_VERSION)) {
+		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
+				 jget_str(doc, "schema", "missing"), RECORD_KIND, RECORD_VERSION);
+		return -1;
+	}
+	return evidence_check_fields(doc, record_rules, sizeof record_rules / sizeof *record_rules,
+				     why);
+}
+
+const struct unit_format record_format = { RECORD_KIND, RECORD_VERSION, "record", record_match,
+					   record_check };
 
 enum unit_state record_classify(const char *path, const struct record_fp *fp, char **why)
 {

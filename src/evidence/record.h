@@ -127,6 +127,10 @@ enum unit_state record_classify(const char *path, const struct record_fp *fp, ch
 /* 1 if rec matches fp; otherwise 0 and *why (malloc'd). */
 int record_fp_matches(const json_t *rec, const struct record_fp *fp, char **why);
 
+/* The record's fields against the format's table (evidence/check.h): types,
+ * ranges, words.  0, or -1 with *why (malloc'd).  Every reader calls it. */
+int record_check(const json_t *doc, char **why);
+
 /* JSON for a plan, §11.5 item 2 order. */
 json_t *record_plan_json(const struct plan *p);
 

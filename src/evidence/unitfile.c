@@ -38,6 +38,13 @@ enum unit_state unit_file_classify(const char *path, const struct unit_format *f
 		json_decref(j);
 		return UNIT_CORRUPT;
 	}
+	char *bad = NULL;
+	if (f->check && f->check(j, &bad)) {
+		*why = xasprintf("corrupt %s %s: %s", f->what, path, bad ? bad : "fields");
+		free(bad);
+		json_decref(j);
+		return UNIT_CORRUPT;
+	}
 	const char *status = json_string_value(json_object_get(j, "status"));
 	enum unit_state st;
 	if (strcmp(status, "complete")) {

@@ -27,6 +27,9 @@ struct unit_format {
 	int version;
 	const char *what;          /* in messages: "record", "calibration", ... */
 	unit_match_fn match;
+	/* the format's field check (evidence/check.h), or NULL: a document
+	 * that fails it is CORRUPT, never kept as complete */
+	int (*check)(const json_t *doc, char **why);
 };
 
 /* A match for formats whose only input is the library: ctx is the

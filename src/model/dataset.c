@@ -7,14 +7,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/memory.h"
+#include "evidence/build_json.h"
+#include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/names.h"
+#include "evidence/profile_json.h"
+#include "evidence/record.h"
 #include "kat/katlog.h"
 #include "method/natsort.h"
 #include "method/types.h"
 #include "package/conf.h"
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 #include "util/util.h"
+
+/*
+ * Every file is read below the folder it belongs to (the run directory or
+ * data/<SYS>/, the workspace or the dataset's top) without following a
+ * link out of it, and every document is checked against its format's
+ * table before anything uses it (docs/security.md).
+ */
+
+/* A document of one format: loaded below base, its schema and fields
+ * checked by check().  NULL with *err naming the path. */
+static json_t *load_checked(const char *base, const char *path,
+			    int (*check)(const json_t *, char **), char **err)
+{
+	char *why = NULL;
+	json_t *j = evidence_load_below(base, path, &why);
+	if (j && check(j, &why)) {
+		char *w = xasprintf("%s: %s", path, why);
+		free(why);
+		why = w;
+		json_decref(j);
+		j = NULL;
+	}
+	*err = why;
+	return j;
+}
 
 /* Where the pieces of a dataset live; the two sources differ only here. */
 struct ds_source {
@@ -22,6 +53,9 @@ struct ds_source {
 	const char *catalogs;    /* workspace or dataset top */
 	const char *workspace;   /* run mode: build/ and candidates/; else NULL */
 	json_t *merged_build;    /* published mode: data/<SYS>/build.json */
+	const char *base;        /* what root's files are read below: the run
+	                            dir, or the dataset top (data/<SYS> may be
+	                            a link planted in the dataset) */
 };
 
 /* ---- catalogs ------------------------------------------------------------- */
@@ -52,7 +86,7 @@ static void csv_load(const char *dir, const char *name, struct csv_table *t)
 {
 	char *path = path_join(dir, name), *data = NULL;
 	memset(t, 0, sizeof *t);
-	if (read_file(path, &data, NULL)) {
+	if (read_file_below(dir, path, &data, NULL)) {
 		free(path);
 		return;
 	}
@@ -133,10 +167,10 @@ static int op_entry_cmp(const void *a, const void *b)
 	return op_cmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_json_dir(const char *root, const char *kind, struct ds_candidate *c,
-			 char **err)
+static int load_json_dir(const struct ds_source *src, const char *kind,
+			 struct ds_candidate *c, char **err)
 {
-	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
+	char *dir = xasprintf("%s/%s/%s", src->root, kind, c->id);
 	struct strlist names = STRLIST_INIT;
 	int rc = 0;
 	dir_list(dir, DIR_PICK_FILES, &names);
@@ -146,17 +180,11 @@ static int load_json_dir(const char *root, const char *kind, struct ds_candidate
 			continue;   /* survey.json, <label>__RELINK_FAILED handled below */
 		char *path = path_join(dir, names.items[i]);
 		char *why = NULL;
-		json_t *j = evidence_load(path, &why);
-		const char *schema_kind = strcmp(kind, "records") ? "profile" : "record";
+		json_t *j = load_checked(src->base, path, strcmp(kind, "records") ? profile_check_fields
+					 : record_check, &why);
 		if (!j) {
-			*err = xasprintf("corrupt evidence file %s (%s); re-run the phase that "
-					 "wrote it or remove it", path, why ? why : "unreadable");
-			rc = -1;
-		} else if (evidence_check_schema(j, schema_kind, 1)) {
-			*err = xasprintf("%s: schema '%s' is not ngcc-perf/%s/1; this ngcc-perf "
-					 "cannot read it", path, jget_str(j, "schema", "missing"),
-					 schema_kind);
-			json_decref(j);
+			*err = xasprintf("corrupt evidence file %s; re-run the phase that "
+					 "wrote it or remove it", why ? why : path);
 			rc = -1;
 		} else {
 			struct ds_instance *in = find_or_add_instance(c, stem);
@@ -183,24 +211,27 @@ static int load_json_dir(const char *root, const char *kind, struct ds_candidate
 /* Extension records of one kind: listed for A.9, never parsed here. */
 /* The JSON of a memory record; NULL for other kinds, an unreadable file
  * or another schema version (treated as absent, like a survey). */
-static json_t *load_memory_json(const char *root, const char *kind, const char *cand,
-				const char *name)
+static json_t *load_memory_json(const struct ds_source *src, const char *kind,
+				const char *cand, const char *name)
 {
 	if (strcmp(kind, "memory"))
 		return NULL;
-	char *path = xasprintf("%s/%s/%s/%s", root, kind, cand, name);
-	json_t *j = evidence_load(path, NULL);
-	free(path);
-	if (j && evidence_check_schema(j, "memory", 1)) {
+	char *path = xasprintf("%s/%s/%s/%s", src->root, kind, cand, name), *why = NULL;
+	json_t *j = evidence_load_below(src->base, path, NULL);
+	if (j && memory_check(j, &why)) {
+		/* not shown as a memory figure; validate names the problem */
 		json_decref(j);
 		j = NULL;
 	}
+	free(why);
+	free(path);
 	return j;
 }
 
-static void load_extra_dir(const char *root, const char *kind, struct ds_candidate *c)
+static void load_extra_dir(const struct ds_source *src, const char *kind,
+			   struct ds_candidate *c)
 {
-	char *dir = xasprintf("%s/%s/%s", root, kind, c->id);
+	char *dir = xasprintf("%s/%s/%s", src->root, kind, c->id);
 	struct strlist names = STRLIST_INIT;
 	dir_list(dir, DIR_PICK_FILES, &names);
 	for (size_t i = 0; i < names.n; i++) {
@@ -213,7 +244,7 @@ static void load_extra_dir(const char *root, const char *kind, struct ds_candida
 		in->extra_json = xrealloc(in->extra_json, (in->n_extra + 1) * sizeof(json_t *));
 		in->extra_item[in->n_extra] = xasprintf("%s %s", kind, op);
 		in->extra_path[in->n_extra] = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
-		in->extra_json[in->n_extra++] = load_memory_json(root, kind, c->id, names.items[i]);
+		in->extra_json[in->n_extra++] = load_memory_json(src, kind, c->id, names.items[i]);
 		free(stem);
 		free(op);
 	}
@@ -253,24 +284,27 @@ static void load_checks(const struct ds_source *src, const struct ds_candidate *
 
 /* ---- KAT ---------------------------------------------------------------- */
 
+/* The KAT log and the folder it must lie in. */
 static char *kat_log_path(const struct ds_source *src, const struct ds_candidate *c,
-			  const struct ds_instance *in)
+			  const struct ds_instance *in, const char **base)
 {
+	*base = src->workspace ? src->workspace : src->base;
 	if (!src->workspace)
 		return xasprintf("%s/kat/%s/%s.log", src->root, c->id, in->stem);
 	const char *rel = jget_str(in->build, "kat_log", NULL);
 	if (rel)
-		return rel[0] == '/' ? xstrdup(rel) : path_join(src->workspace, rel);
+		return path_join(src->workspace, rel); /* read below the workspace only */
 	return xasprintf("%s/build/%s/kat/%s.log", src->workspace, c->id, in->stem);
 }
 
 static void load_kat(const struct ds_source *src, const struct ds_candidate *c,
 		     struct ds_instance *in)
 {
-	char *path = kat_log_path(src, c, in), *log = NULL;
+	const char *base;
+	char *path = kat_log_path(src, c, in, &base), *log = NULL;
 	size_t len = 0;
 	char *status = NULL, *detail = NULL;
-	if (!read_file(path, &log, &len)) {
+	if (!read_file_below(base, path, &log, &len)) {
 		sha256_hex(log, len, in->kat_sha256);
 		in->kat_log_rel = xasprintf("kat/%s/%s.log", c->id, in->stem);
 		katlog_last_result(log, &status, &detail);
@@ -308,12 +342,10 @@ static int load_build_doc(const struct ds_source *src, const char *cand, json_t 
 	char *why = NULL;
 	int rc = 0;
 	if (path_exists(path)) {
-		*doc = evidence_load(path, &why);
-		if (!*doc || evidence_check_schema(*doc, "build", 1)) {
-			*err = xasprintf("%s: %s; run 'ngcc-perf build %s' again", path,
-					 why ? why : "not an ngcc-perf/build/1 file", cand);
-			json_decref(*doc);
-			*doc = NULL;
+		*doc = load_checked(src->workspace, path, build_json_check, &why);
+		if (!*doc) {
+			*err = xasprintf("%s; remove it and run 'ngcc-perf build %s' and "
+					 "'ngcc-perf kat %s' again", why, cand, cand);
 			rc = -1;
 		}
 	}
@@ -438,12 +470,11 @@ static int kat_issue_excludes(const struct dataset *ds, const char *id, const ch
 static int load_candidate(const struct ds_source *src, struct dataset *ds,
 			  struct ds_candidate *c, char **err)
 {
-	if (load_json_dir(src->root, "records", c, err) ||
-	    load_json_dir(src->root, "profile", c, err))
+	if (load_json_dir(src, "records", c, err) || load_json_dir(src, "profile", c, err))
 		return -1;
 	static const char *const extra[] = { "memory", "samples", "pool" };
 	for (int k = 0; k < 3; k++)
-		load_extra_dir(src->root, extra[k], c);
+		load_extra_dir(src, extra[k], c);
 	if (attach_build(src, c, err))
 		return -1;
 	if (c->n_inst)
@@ -460,7 +491,7 @@ static int load_candidate(const struct ds_source *src, struct dataset *ds,
 			json_object_set_new(in->build, "excluded", json_true());
 	}
 	char *sp = xasprintf("%s/profile/%s/survey.json", src->root, c->id);
-	c->survey = path_exists(sp) ? evidence_load(sp, NULL) : NULL;
+	c->survey = path_exists(sp) ? evidence_load_below(src->base, sp, NULL) : NULL;
 	if (c->survey && evidence_check_schema(c->survey, "survey", 1)) {
 		json_decref(c->survey);   /* another version: as if not surveyed */
 		c->survey = NULL;
@@ -524,26 +555,21 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 {
 	char *cpath = path_join(src->root, "campaign.json");
 	char *why = NULL;
-	ds->campaign = evidence_load(cpath, &why);
+	ds->campaign = load_checked(src->base, cpath, campaign_check, &why);
 	if (!ds->campaign) {
 		*err = path_exists(cpath)
-			? xasprintf("corrupt campaign file %s (%s); restore it from the run",
-				    cpath, why ? why : "unreadable")
+			? xasprintf("corrupt campaign file %s; restore it from the run",
+				    why ? why : cpath)
 			: xasprintf("%s: no campaign.json; is %s a run directory of "
 				    "'ngcc-perf measure'?", cpath, src->root);
 		free(why);
 		free(cpath);
 		return -1;
 	}
-	if (evidence_check_schema(ds->campaign, "campaign", 1)) {
-		*err = xasprintf("%s: schema '%s' is not ngcc-perf/campaign/1; this ngcc-perf "
-				 "cannot read it", cpath, jget_str(ds->campaign, "schema", "missing"));
-		free(cpath);
-		return -1;
-	}
 	free(cpath);
 	char *rpath = path_join(src->catalogs, "report.json");
-	ds->conf = path_exists(rpath) ? evidence_load(rpath, &why) : json_object();
+	ds->conf = path_exists(rpath) ? evidence_load_below(src->catalogs, rpath, &why)
+				      : json_object();
 	if (!ds->conf) {
 		*err = xasprintf("corrupt report configuration %s (%s)", rpath,
 				 why ? why : "unreadable");
@@ -560,7 +586,7 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 	csv_load(src->catalogs, "kat_issues.csv", &ds->kat_issues);
 	csv_load(src->catalogs, "size_notes.csv", &ds->size_notes);
 	char *sa = path_join(src->root, "size_audit.json");
-	ds->size_audit = path_exists(sa) ? evidence_load(sa, NULL) : NULL;
+	ds->size_audit = path_exists(sa) ? evidence_load_below(src->base, sa, NULL) : NULL;
 	free(sa);
 
 	struct strlist ids = STRLIST_INIT;
@@ -601,7 +627,7 @@ int dataset_load_run(struct dataset *ds, const char *workspace, const char *run,
 				 "measured campaign", run);
 		return -1;
 	}
-	struct ds_source src = { run, workspace, workspace, NULL };
+	struct ds_source src = { run, workspace, workspace, NULL, run };
 	return load_common(ds, &src, system, err);
 }
 
@@ -617,18 +643,14 @@ int dataset_load_published(struct dataset *ds, const char *dataset_dir,
 		return -1;
 	}
 	char *bpath = path_join(root, "build.json");
-	json_t *build = path_exists(bpath) ? evidence_load(bpath, err) : json_object();
-	if (build && json_object_size(build) && evidence_check_schema(build, "build", 1)) {
-		*err = xasprintf("%s: not an ngcc-perf/build/1 file", bpath);
-		json_decref(build);
-		build = NULL;
-	}
+	json_t *build = path_exists(bpath) ? load_checked(dataset_dir, bpath, build_json_check, err)
+					   : json_object();
 	free(bpath);
 	if (!build) {
 		free(root);
 		return -1;
 	}
-	struct ds_source src = { root, dataset_dir, NULL, build };
+	struct ds_source src = { root, dataset_dir, NULL, build, dataset_dir };
 	int rc = load_common(ds, &src, system, err);
 	json_decref(build);
 	free(root);
@@ -855,7 +877,12 @@ const char *ds_arch_name(const struct dataset *ds)
 void dataset_systems(const char *dataset_dir, struct strlist *out)
 {
 	char *data = path_join(dataset_dir, "data");
-	dir_list(data, DIR_PICK_DIRS, out);
+	struct strlist all = STRLIST_INIT;
+	dir_list(data, DIR_PICK_DIRS, &all);
+	for (size_t i = 0; i < all.n; i++)
+		if (root_kind(data, all.items[i]) == 'd') /* a link is no system */
+			sl_push(out, all.items[i]);
+	sl_free(&all);
 	free(data);
 }
 
@@ -865,17 +892,14 @@ void dataset_published_systems(const char *dataset_dir, struct strlist *ids)
 	char *data = path_join(dataset_dir, "data");
 	DIR *d = opendir(data);
 	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		char *p = path_join(data, e->d_name);
-		if (e->d_name[0] != '.' && path_is_dir(p))
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && root_kind(data, e->d_name) == 'd')
 			sl_push(&found, e->d_name);
-		free(p);
-	}
 	if (d)
 		closedir(d);
 	sl_sort(&found);
 	char *reg = path_join(dataset_dir, "systems.csv"), *text = NULL;
-	if (!read_file(reg, &text, NULL)) {
+	if (!read_file_below(dataset_dir, reg, &text, NULL)) {
 		char *save = NULL;
 		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			char *raw = xstrndup(line, strcspn(line, ";"));

@@ -11,6 +11,9 @@
 #include "charts/csv.h"
 #include "evidence/json.h"
 #include "site/data.h"
+#include "util/untrusted.h"
+
+#include <errno.h>
 
 /* ---- schemas ---------------------------------------------------------------- */
 
@@ -158,13 +161,14 @@ static int generated_name(const char *rel)
 	return str_starts_with(rel, "schema/");
 }
 
-static int add_file(struct site_files *out, const char *fs_path, const char *site_path,
-		    char **err)
+/* fs_path (below base, never through a link) copied to site_path. */
+static int add_file(struct site_files *out, const char *base, const char *fs_path,
+		    const char *site_path, char **err)
 {
 	char *data;
 	size_t len;
-	if (read_file(fs_path, &data, &len)) {
-		*err = xasprintf("%s: cannot read evidence file; check its permissions", fs_path);
+	if (read_file_below(base, fs_path, &data, &len)) {
+		*err = xasprintf("%s: cannot read evidence file: %s", fs_path, io_strerror(errno));
 		return -1;
 	}
 	site_files_add(out, site_path, data, len);
@@ -177,7 +181,9 @@ static int name_cmp(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* Every regular file below fs_dir/rel, in byte order of names. */
+/* Every regular file below fs_dir/rel, in byte order of names.  A link or
+ * special file stops the copy: the site republishes only what the dataset
+ * itself holds (docs/security.md). */
 static int add_tree(struct site_files *out, const char *fs_dir, const char *rel,
 		    const char *prefix, char **err)
 {
@@ -189,12 +195,19 @@ static int add_tree(struct site_files *out, const char *fs_dir, const char *rel,
 		if (!rc && nm[0] != '.') {
 			char *sub = *rel ? xasprintf("%s/%s", rel, nm) : xstrdup(nm);
 			char *fs = path_join(fs_dir, sub);
-			if (path_is_dir(fs)) {
+			int kind = root_kind(fs_dir, sub);
+			if (kind == 'd') {
 				rc = add_tree(out, fs_dir, sub, prefix, err);
-			} else if (path_is_file(fs) && !generated_name(sub) &&
-				   !strstr(nm, ".tmp.")) {
+			} else if (kind != 'f') {
+				char *shown = str_printable(fs, 0);
+				*err = xasprintf("%s is a symbolic link or special file; a dataset "
+						 "holds only regular files and folders, and links are "
+						 "never followed: remove it", shown);
+				free(shown);
+				rc = -1;
+			} else if (!generated_name(sub) && !strstr(nm, ".tmp.")) {
 				char *sp = xasprintf("%s%s", prefix, sub);
-				rc = add_file(out, fs, sp, err);
+				rc = add_file(out, fs_dir, fs, sp, err);
 				free(sp);
 			}
 			free(fs);
@@ -220,7 +233,7 @@ static int copy_run(const struct site_system *s, const char *prefix, struct site
 		char *fs = path_join(s->evidence_dir, top[i]);
 		char *sp = xasprintf("%s%s", prefix, top[i]);
 		if (path_is_file(fs))
-			rc = add_file(out, fs, sp, err);
+			rc = add_file(out, s->evidence_dir, fs, sp, err);
 		free(fs);
 		free(sp);
 	}
@@ -257,7 +270,7 @@ static int copy_run(const struct site_system *s, const char *prefix, struct site
 					     in->stem);
 			char *sp = xasprintf("%s%s", prefix, in->kat_log_rel);
 			if (path_is_file(fs))
-				rc = add_file(out, fs, sp, err);
+				rc = add_file(out, s->workspace, fs, sp, err);
 			free(fs);
 			free(sp);
 		}

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- file list ------------------------------------------------------------------ */
 
@@ -85,7 +86,13 @@ int site_write(const struct site_files *f, const char *dir, char **err)
 	char *marker = path_join(dir, SITE_MARKER);
 	*err = NULL;
 	int rc = 0;
-	if (path_exists(dir) && !path_is_dir(dir)) {
+	struct stat st;
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode)) {
+		/* DS/site as a link into someone else's folder: never written through */
+		*err = xasprintf("%s is a symbolic link; the site is written only into a real "
+				 "folder: remove the link or give another --out", dir);
+		rc = EXIT_USAGE;
+	} else if (path_exists(dir) && !path_is_dir(dir)) {
 		*err = xasprintf("%s exists and is not a directory; give another --out", dir);
 		rc = EXIT_USAGE;
 	} else if (path_is_dir(dir) && !dir_is_empty(dir) && !path_exists(marker)) {

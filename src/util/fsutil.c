@@ -105,7 +105,9 @@ static void list_names(const char *dir, struct strlist *out)
 	sl_sort(out);
 }
 
-void tree_list_files(const char *root, const char *rel, struct strlist *out)
+/* Both listings below: regular files (want_regular) or everything that is
+ * neither a regular file nor a folder (links, FIFOs, devices, sockets). */
+static void tree_list(const char *root, const char *rel, int want_regular, struct strlist *out)
 {
 	char *dir = *rel ? path_join(root, rel) : xstrdup(root);
 	struct strlist names = STRLIST_INIT;
@@ -114,13 +116,25 @@ void tree_list_files(const char *root, const char *rel, struct strlist *out)
 		char *sub = *rel ? path_join(rel, names.items[i]) : xstrdup(names.items[i]);
 		char *full = path_join(root, sub);
 		struct stat st;
-		if (!lstat(full, &st) && S_ISDIR(st.st_mode))
-			tree_list_files(root, sub, out);
-		else if (!lstat(full, &st) && S_ISREG(st.st_mode))
+		if (lstat(full, &st))
+			;
+		else if (S_ISDIR(st.st_mode))
+			tree_list(root, sub, want_regular, out);
+		else if (!S_ISREG(st.st_mode) == !want_regular)
 			sl_push(out, sub);
 		free(full);
 		free(sub);
 	}
 	sl_free(&names);
 	free(dir);
+}
+
+void tree_list_files(const char *root, const char *rel, struct strlist *out)
+{
+	tree_list(root, rel, 1, out);
+}
+
+void tree_list_unusual(const char *root, const char *rel, struct strlist *out)
+{
+	tree_list(root, rel, 0, out);
 }

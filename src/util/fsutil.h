@@ -39,5 +39,9 @@ int semicolon_rows(const char *path, int (*row)(char *f[SEMI_FIELDS], void *ctx)
 /* Every regular file below root/rel (rel may be ""), as paths relative to
  * root, in byte order.  Dot files are skipped. */
 void tree_list_files(const char *root, const char *rel, struct strlist *out);
+/* The same walk, listing what is neither a regular file nor a folder:
+ * symbolic links (never followed), FIFOs, devices, sockets.  A dataset
+ * or run directory of ours holds none (docs/security.md). */
+void tree_list_unusual(const char *root, const char *rel, struct strlist *out);
 
 #endif

@@ -374,20 +374,30 @@ char *path_relative(const char *base, const char *p)
 
 /* ---- files ---- */
 
-int read_file(const char *path, char **data, size_t *len)
+int fd_read_regular(int fd, size_t max, char **data, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	struct stat st;
+	if (fstat(fd, &st))
 		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = ENOTREGULAR;
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		errno = EFBIG;
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof buf);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || sb.len + (size_t)n > max) {
+			int e = n < 0 ? errno : EFBIG; /* a file that grew while read */
 			sb_free(&sb);
 			errno = e;
 			return -1;
@@ -396,11 +406,23 @@ int read_file(const char *path, char **data, size_t *len)
 			break;
 		sb_add(&sb, buf, (size_t)n);
 	}
-	close(fd);
 	if (len)
 		*len = sb.len;
 	*data = sb_detach(&sb);
 	return 0;
+}
+
+int read_file(const char *path, char **data, size_t *len)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer (docs/security.md) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	int rc = fd_read_regular(fd, READ_FILE_MAX, data, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
 }
 
 int write_full(int fd, const void *buf, size_t len)

@@ -85,7 +85,21 @@ char *path_resolve(const char *base, const char *p);
 char *path_absolute(const char *p);
 
 /* Files. */
-int read_file(const char *path, char **data, size_t *len); /* NUL-terminated; 0/-1 */
+/* The largest file read_file() reads: evidence, sources, KAT files and
+ * manifests are far smaller; anything larger is refused (EFBIG). */
+#define READ_FILE_MAX ((size_t)256 << 20)
+/* The whole of a regular file, NUL-terminated; 0, or -1 with errno.  A FIFO,
+ * device or folder is refused without blocking (untrusted.h: ENOTREGULAR,
+ * io_strerror()). */
+int read_file(const char *path, char **data, size_t *len);
+/* errno of a read refused because the file is not a regular file (a FIFO,
+ * a device, a socket or a folder).  Chosen because no read of a regular
+ * file ever sets it. */
+#define ENOTREGULAR EMEDIUMTYPE
+/* Read everything from fd (a regular file, checked with fstat) up to max
+ * bytes; the reads do not block (O_NONBLOCK is set).  0, or -1 with errno
+ * (ENOTREGULAR, EFBIG, ...).  data is NUL-terminated. */
+int fd_read_regular(int fd, size_t max, char **data, size_t *len);
 int write_file(const char *path, const void *data, size_t len); /* not atomic */
 /* Write all len bytes to fd, retrying on EINTR; 0, or -1 with errno set. */
 int write_full(int fd, const void *buf, size_t len);

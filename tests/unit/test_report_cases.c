@@ -114,7 +114,7 @@ static void kat_mismatch_footnote(void **state)
 	(void)state;
 	append("build/kem-12/kat/CTL-769-1024.log",
 	       "RESULT kem-12 CTL-769-1024 MISMATCH first difference at Count = 3, field ct\n");
-	edit_json("build/kem-12/build.json", "instances", json_null());
+	edit_json("build/kem-12/build.json", "instances", json_object());
 	char *md = render("kem-12", 1);
 	assert_non_null(strstr(md, "| `CTL-769-1024` | guide | MISMATCH [1] |\n"));
 	assert_non_null(strstr(md, "\n\n[1] first difference at Count = 3, field ct\n"));
