@@ -29,6 +29,7 @@
 #include "proc/spawn.h"
 #include "util/atomic.h"
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -238,7 +239,7 @@ static void decide_status(const struct kat_unit *u, const struct spawn_res *res,
 	} else if (claimed >= 0 && res->exited && res->exit_code == claimed) {
 		r->st = (enum kat_status)claimed;
 		r->detail = detail ? xstrdup(detail) : NULL;
-		return; /* keep the child's own line */
+		/* rebuilt rather than kept: the detail quotes candidate text */
 	} else if (res->exited) {
 		r->st = KAT_CRASH;
 		r->detail = claimed >= 0
@@ -696,12 +697,28 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 
 /* ---- one candidate ---- */
 
-static char *read_optional(const char *path)
+/* The candidate's kat.sha256, checked whole before any entry is used
+ * (NUL bytes, conflicting entries: package/manifest.h).  NULL when there is
+ * none; -1 in *bad (message printed) when it is there but not usable. */
+static char *read_manifest(const char *path, int *bad)
 {
-	char *data = NULL;
+	char *data = NULL, *err = NULL;
 	size_t len;
-	if (!path_is_file(path) || read_file(path, &data, &len) != 0)
+	int entries;
+	*bad = 0;
+	if (!path_exists(path))
 		return NULL;
+	if (read_file(path, &data, &len) != 0) {
+		ngcc_error("%s: cannot read: %s", path, io_strerror(errno));
+		*bad = -1;
+	} else if (kat_manifest_check_text(data, len, NULL, &entries, &err)) {
+		ngcc_error("%s:%s; fix it (or add the package again with a corrected "
+			   "--kat-manifest)", path, err + 5);
+		*bad = -1;
+		free(err);
+		free(data);
+		data = NULL;
+	}
 	return data;
 }
 
@@ -762,7 +779,13 @@ static void kat_candidate(const struct kat_gate_opts *o, const char *id,
 		note_exit(t, EXIT_INPUT);
 		goto out;
 	}
-	char *manifest = read_optional(manifest_path);
+	int manifest_bad;
+	char *manifest = read_manifest(manifest_path, &manifest_bad);
+	if (manifest_bad) {
+		note_exit(t, EXIT_INPUT);
+		json_decref(doc);
+		goto out;
+	}
 	char *kat_dir = path_joinf(o->workspace, "build/%s/kat", id);
 	if (path_is_dir(kat_dir))
 		atomic_sweep_stale(kat_dir);

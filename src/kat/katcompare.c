@@ -6,6 +6,7 @@
  * (docs/iccs.md §5), never on raw bytes.
  */
 #include "kat/katcompare.h"
+#include "util/untrusted.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -137,12 +138,14 @@ int kat_count_records(const char *text, size_t len)
 
 /* ---- comparison ---- */
 
+/* The field name of a line for messages: candidate text, so bounded and
+ * escaped (util/untrusted.h). */
 static char *key_str(const struct cline *l)
 {
 	long k = line_key(l);
-	if (k < 0)
-		return xstrndup(l->p, l->len > 40 ? 40 : l->len);
-	return xstrndup(l->p, (size_t)k);
+	struct strbuf sb = STRBUF_INIT;
+	sb_add_printable(&sb, l->p, k < 0 ? l->len : (size_t)k, 40);
+	return sb_detach(&sb);
 }
 
 static int lines_match(const struct cline *gen, const struct cline *ref)
@@ -181,12 +184,15 @@ static void note_record(const struct cline *l, const char *key, int *records, ch
 	if (!key_is(l, key))
 		return;
 	struct cline v = line_value(l);
-	int n = (int)(v.len > 20 ? 20 : v.len);
+	/* candidate text: escaped and bounded before it reaches a message */
+	struct strbuf sb = STRBUF_INIT;
+	sb_add_printable(&sb, v.p, v.len > 8 ? 8 : v.len, 0);
 	++*records;
 	if (!strcmp(key, "Count"))
-		snprintf(where, size, "Count = %.*s", n, v.p);
+		snprintf(where, size, "Count = %s", sb.buf);
 	else
-		snprintf(where, size, "record %d (%s = %.*s)", *records, key, n, v.p);
+		snprintf(where, size, "record %d (%s = %s)", *records, key, sb.buf);
+	sb_free(&sb);
 }
 
 /* Line by line; records start at record_key lines.  KAT_PASS, or
@@ -226,6 +232,14 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 	*detail = NULL;
 	if (ref_records == 0) {
 		*detail = xstrdup("the reference file has no \"Count =\" record");
+		return KAT_MISMATCH;
+	}
+	/* Fewer generated records is a cut replay (a timeout recheck); fewer
+	 * reference records is a reference cut short, which proves nothing
+	 * about the records it lacks. */
+	if (ref_records < gen_records) {
+		*detail = xasprintf("the reference has %d record(s), the replay made %d: the "
+				    "reference file is cut short", ref_records, gen_records);
 		return KAT_MISMATCH;
 	}
 	/* Compare the records both texts have. */

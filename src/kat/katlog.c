@@ -1,5 +1,6 @@
 /* katlog.c — see katlog.h. */
 #include "kat/katlog.h"
+#include "util/untrusted.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -7,7 +8,11 @@
 
 void katlog_field(struct strbuf *log, const char *key, const char *value)
 {
-	sb_addf(log, "%s = %s\n", key, value);
+	/* values may come from the candidate's library (its label, compiler
+	 * string): one line, escaped, bounded */
+	sb_addf(log, "%s = ", key);
+	sb_add_printable(log, value, strlen(value), KATLOG_VALUE_MAX);
+	sb_addc(log, '\n');
 }
 
 void katlog_fieldf(struct strbuf *log, const char *key, const char *fmt, ...)
@@ -44,7 +49,7 @@ void katlog_tail(struct strbuf *log, const char *what, const char *tail, int max
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 		sb_adds(log, "| ");
-		sb_add(log, p, n);
+		sb_add_printable(log, p, n, KATLOG_VALUE_MAX);
 		sb_addc(log, '\n');
 		p += n + (p[n] == '\n');
 	}
@@ -53,8 +58,14 @@ void katlog_tail(struct strbuf *log, const char *what, const char *tail, int max
 char *katlog_result_line(const char *id, const char *label, const char *status,
 			 const char *detail)
 {
-	return detail ? xasprintf("RESULT %s %s %s %s", id, label, status, detail)
-		      : xasprintf("RESULT %s %s %s", id, label, status);
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "RESULT %s %s %s", id, label, status);
+	if (detail) {
+		/* the detail quotes KAT text and the candidate's messages */
+		sb_addc(&sb, ' ');
+		sb_add_printable(&sb, detail, strlen(detail), KATLOG_VALUE_MAX);
+	}
+	return sb_detach(&sb);
 }
 
 void katlog_last_result(const char *log, char **status, char **detail)

@@ -17,7 +17,11 @@
 
 #include "util/util.h"
 
-/* "key = value\n" */
+/* The most bytes of one value, output line or RESULT detail shown in a
+ * log (candidate text is escaped and cut there: util/untrusted.h). */
+#define KATLOG_VALUE_MAX 512
+
+/* "key = value\n", value escaped and bounded */
 void katlog_field(struct strbuf *log, const char *key, const char *value);
 void katlog_fieldf(struct strbuf *log, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -31,7 +35,7 @@ void katlog_manifest(struct strbuf *log, const char *digest, const char *mode, c
 void katlog_tail(struct strbuf *log, const char *what, const char *tail, int max_bytes);
 
 /* "RESULT <id> <label> <status>", then " <detail>" when detail is not
- * NULL (malloc'd, no newline). */
+ * NULL, escaped and bounded (malloc'd, no newline). */
 char *katlog_result_line(const char *id, const char *label, const char *status,
 			 const char *detail);
 

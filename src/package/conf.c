@@ -10,6 +10,7 @@
 #include "package/conf.h"
 #include "method/baseline.h"
 #include "util/atomic.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -306,6 +307,13 @@ static int section_header(struct reader *r, char *line, struct seen_bools *seen)
 
 static int parse_line(struct reader *r, char *raw, struct seen_bools *seen)
 {
+	size_t n = strlen(raw);
+	if (n && raw[n - 1] == '\r')
+		raw[n - 1] = '\0'; /* CRLF line ends from an editor */
+	for (const char *p = raw; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t')
+			return fail(r, r->line, "control character 0x%02x in the line; "
+				    "candidate.conf values are one line of text", (unsigned char)*p);
 	char *line = str_trim(raw);
 	if (!*line || *line == '#' || *line == ';')
 		return 0;
@@ -341,8 +349,19 @@ int conf_read(const char *path, struct candidate_conf *out, char **err)
 	char *data;
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
-	if (read_file(path, &data, NULL)) {
-		*err = xasprintf("%s: cannot read: %s", path, strerror(errno));
+	size_t len;
+	if (read_file(path, &data, &len)) {
+		*err = xasprintf("%s: cannot read: %s", path, io_strerror(errno));
+		return -1;
+	}
+	const char *nul = memchr(data, '\0', len);
+	if (nul) {
+		int line = 1;
+		for (const char *p = data; p < nul; p++)
+			line += *p == '\n';
+		*err = xasprintf("%s:%d: a NUL byte; candidate.conf is a text file (was it "
+				 "saved by a word processor?)", path, line);
+		free(data);
 		return -1;
 	}
 	struct reader r = { .path = path, .c = out };
@@ -415,8 +434,9 @@ static int writable(const char *v)
 {
 	if (!v)
 		return 1;
-	if (strchr(v, '\n') || strchr(v, '\r'))
-		return 0;
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t')
+			return 0; /* the reader refuses control characters */
 	size_t n = strlen(v);
 	return !n || (v[0] != ' ' && v[0] != '\t' && v[n - 1] != ' ' && v[n - 1] != '\t');
 }

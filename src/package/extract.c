@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 
 static const char *const archive_exts[] = {
 	".zip", ".rar", ".7z", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", NULL
@@ -76,6 +77,26 @@ static enum import_status store_chunk(int fd, const void *buf, size_t n, const c
 static int create_file(const char *path)
 {
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+/* A name with a control character (a line break, an escape) cannot be
+ * recorded in candidate.conf nor shown safely: such files are skipped with
+ * a note.  Bytes >= 0x80 are kept (GBK or UTF-8 Chinese names). */
+static int has_control(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return 1;
+	return 0;
+}
+
+static void note_control(struct import_result *res, const char *rel, const char *where)
+{
+	char *shown = str_printable(rel, 200);
+	sl_push_owned(&res->notes, xasprintf("skipped '%s'%s%s: its name has a control character "
+					     "(line break, escape), which candidate.conf cannot hold",
+					     shown, where ? " in " : "", where ? where : ""));
+	free(shown);
 }
 
 /* ---- folders ---- */
@@ -154,6 +175,8 @@ static enum import_status copy_tree(const char *src, const char *dst, const char
 		if (lstat(s, &sb)) {
 			*err = xasprintf("cannot read '%s': %s", s, strerror(errno));
 			st = IMPORT_BAD_INPUT;
+		} else if (has_control(names.items[i])) {
+			note_control(res, r, NULL);
 		} else if (S_ISLNK(sb.st_mode)) {
 			sl_push_owned(&res->notes, xasprintf("skipped symlink '%s' (symlinks are never followed)", r));
 		} else if (S_ISDIR(sb.st_mode)) {
@@ -214,6 +237,14 @@ static int is_mac_metadata(const char *rel)
 	       strstr(rel, "/__MACOSX/") != NULL;
 }
 
+/* libarchive's reason, or ours when it gives none (a zip cut between
+ * entries fails without one). */
+static const char *la_error(struct archive *a)
+{
+	const char *s = archive_error_string(a);
+	return s ? s : "the archive ends early or is damaged (libarchive gives no detail)";
+}
+
 static enum import_status write_entry_data(struct archive *a, const char *archive_path,
 					   const char *dst, const char *rel,
 					   const struct import_opts *o,
@@ -234,7 +265,7 @@ static enum import_status write_entry_data(struct archive *a, const char *archiv
 		la_ssize_t n = archive_read_data(a, buf, sizeof buf);
 		if (n < 0) {
 			*err = xasprintf("cannot read entry '%s' of '%s': %s", rel, archive_path,
-					 archive_error_string(a));
+					 la_error(a));
 			st = IMPORT_UNREADABLE;
 			break;
 		}
@@ -251,6 +282,20 @@ static enum import_status write_entry_data(struct archive *a, const char *archiv
 	if (st == IMPORT_OK)
 		res->files++;
 	return st;
+}
+
+/*
+ * A tar ends with at least one 512-byte block of zeros; libarchive reports
+ * a tar cut exactly between two entries as a clean end.  Reading the end
+ * marker moves the stream by 512 bytes or more (entry padding is less), so
+ * a tar whose end consumed less was cut.  before: the stream position
+ * before the header read that reported the end.
+ */
+static int tar_cut_at_boundary(struct archive *a, la_int64_t before)
+{
+	if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_TAR)
+		return 0;
+	return archive_filter_bytes(a, 0) - before < 512;
 }
 
 static const char *entry_name(struct archive_entry *e)
@@ -281,6 +326,8 @@ static enum import_status extract_entry(struct archive *a, struct archive_entry 
 	char *dst = path_join(dest, rel);
 	if (!*rel || is_mac_metadata(rel)) {
 		/* the archive's root, or Finder metadata: nothing to keep */
+	} else if (has_control(rel)) {
+		note_control(res, rel, archive_path);
 	} else if (type == AE_IFLNK || archive_entry_hardlink(e)) {
 		sl_push_owned(&res->notes, xasprintf("skipped link '%s' in '%s' (links are never followed)",
 						     rel, archive_path));
@@ -307,7 +354,7 @@ enum import_status archive_extract(const char *archive_path, const char *dest,
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, archive_path, 65536) != ARCHIVE_OK) {
-		*err = xasprintf("cannot read archive '%s': %s", archive_path, archive_error_string(a));
+		*err = xasprintf("cannot read archive '%s': %s", archive_path, la_error(a));
 		archive_read_free(a);
 		return IMPORT_UNREADABLE;
 	}
@@ -320,12 +367,20 @@ enum import_status archive_extract(const char *archive_path, const char *dest,
 	size_t entries = 0;
 	for (;;) {
 		struct archive_entry *e;
+		la_int64_t before = archive_filter_bytes(a, 0);
 		int r = archive_read_next_header(a, &e);
+		if (r == ARCHIVE_EOF && entries && tar_cut_at_boundary(a, before)) {
+			*err = xasprintf("archive '%s' ends after %zu entries without the tar end "
+					 "marker: it was cut short (download it again)",
+					 archive_path, entries);
+			st = IMPORT_UNREADABLE;
+			break;
+		}
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
 			*err = xasprintf("cannot read archive '%s' (after %zu entries): %s",
-					 archive_path, entries, archive_error_string(a));
+					 archive_path, entries, la_error(a));
 			st = IMPORT_UNREADABLE;
 			break;
 		}
@@ -409,6 +464,26 @@ static enum import_status unpack_nested(const char *dir, const char *rel, int de
 	return st;
 }
 
+/* Whether dest (not yet created) lies inside the folder src: copying src
+ * would then copy its own copy, without end.  dest's nearest existing
+ * ancestor decides. */
+static int dest_inside(const char *src, const char *dest)
+{
+	char *at = path_absolute(dest), *real = NULL;
+	while (!(real = realpath(at, NULL)) && strcmp(at, "/")) {
+		char *up = path_dirname(at);
+		free(at);
+		at = up;
+	}
+	char *rs = realpath(src, NULL);
+	size_t n = rs ? strlen(rs) : 0;
+	int inside = rs && real && !strncmp(real, rs, n) && (real[n] == '/' || !real[n] || n == 1);
+	free(rs);
+	free(real);
+	free(at);
+	return inside;
+}
+
 enum import_status package_import(const char *src, const char *dest,
 				  const struct import_opts *o, struct import_result *res,
 				  char **err)
@@ -420,6 +495,12 @@ enum import_status package_import(const char *src, const char *dest,
 		return IMPORT_BAD_INPUT;
 	}
 	enum import_status st;
+	if (S_ISDIR(sb.st_mode) && dest_inside(src, dest)) {
+		*err = xasprintf("package folder '%s' contains the workspace folder '%s' it would be "
+				 "copied into; give the package folder itself, or use a workspace "
+				 "outside it (-C)", src, dest);
+		return IMPORT_BAD_INPUT;
+	}
 	if (S_ISDIR(sb.st_mode))
 		st = copy_tree(src, dest, "", o, res, err);
 	else if (S_ISREG(sb.st_mode))

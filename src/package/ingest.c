@@ -12,6 +12,7 @@
 #include "package/discover.h"
 #include "package/extract.h"
 #include "package/manifest.h"
+#include "util/untrusted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -91,6 +92,14 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 	struct candidate_conf c = { 0 };
 	int rc = EXIT_OK;
 	const char *pkg = r->package;
+	if (str_has_control(path_basename(pkg), strlen(path_basename(pkg)))) {
+		char *shown = str_printable(pkg, 200);
+		ngcc_error("package name '%s' has a control character (line break, escape) or "
+			   "bytes that are not UTF-8; rename the package and add it again", shown);
+		free(shown);
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	enum import_status st = package_import(pkg, source, NULL, &imp, &err);
 	if (st != IMPORT_OK) {
 		ngcc_error("%s", err);
@@ -121,8 +130,11 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 	discovery_to_conf(&d, &c);
 	char *conf_path = path_join(stage, "candidate.conf");
 	if (conf_write(conf_path, &c)) {
-		ngcc_error("cannot write '%s': %s", conf_path, strerror(errno));
-		rc = EXIT_SYSTEM;
+		int bad_value = errno == EINVAL;
+		ngcc_error("cannot write '%s': %s", conf_path, bad_value
+			   ? "a discovered name has a control character or blanks at its ends; "
+			     "rename it in the package and add it again" : strerror(errno));
+		rc = bad_value ? EXIT_INPUT : EXIT_SYSTEM;
 	}
 	free(conf_path);
 	if (!rc) {

@@ -1,5 +1,6 @@
 /* manifest.c — see manifest.h. */
 #include "package/manifest.h"
+#include "util/untrusted.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,6 +49,26 @@ int kat_is_sha256_hex(const char *s, size_t n)
 	return 1;
 }
 
+/* What is wrong with the file field of an entry, or NULL: it names a file
+ * in one folder level at most, each part no longer than a file name may be
+ * (it becomes an argument of the KAT child), no control characters (it
+ * reaches logs and terminals). */
+static char *file_field_problem(const char *p)
+{
+	const char *slash = strchr(p, '/');
+	size_t first = slash ? (size_t)(slash - p) : strlen(p);
+	size_t second = slash ? strlen(slash + 1) : 0;
+	if (p[0] == '/' || strstr(p, "..") || str_ends_with(p, "/"))
+		return xstrdup("must be '<label>/<file>' or a bare file name");
+	if (slash && strchr(slash + 1, '/'))
+		return xstrdup("must be '<label>/<file>' (one folder level) or a bare file name");
+	if (first > MANIFEST_NAME_MAX || second > MANIFEST_NAME_MAX)
+		return xasprintf("names a file or folder longer than %d bytes", MANIFEST_NAME_MAX);
+	if (str_has_control(p, strlen(p)))
+		return xstrdup("has control characters in the file name");
+	return NULL;
+}
+
 /* Parse "<hex> <mode> <file>" (file may contain spaces).  1 = entry,
  * 0 = blank or comment, -1 = malformed. */
 static int parse_manifest_line(char *line, struct kat_manifest_entry *e)
@@ -66,7 +87,9 @@ static int parse_manifest_line(char *line, struct kat_manifest_entry *e)
 	if (!mode_len || !*file)
 		return -1;
 	mode[mode_len] = '\0';
-	if (kat_mode_parse(mode, &e->mode) != 0)
+	char *bad = file_field_problem(file);
+	free(bad);
+	if (bad || kat_mode_parse(mode, &e->mode) != 0)
 		return -1;
 	for (size_t i = 0; i < 64; i++)
 		e->digest[i] = (char)tolower((unsigned char)s[i]);
@@ -165,44 +188,100 @@ static char *check_manifest_line(char *line, struct strlist *labels)
 	p += strspn(p, " \t");
 	if (!*p)
 		return xstrdup("missing '<label>/<KAT file>' after the mode");
-	if (p[0] == '/' || strstr(p, "..") || str_ends_with(p, "/"))
-		return xasprintf("'%s' must be '<label>/<file>' or a bare file name", p);
+	char *bad = file_field_problem(p);
+	if (bad) {
+		char *shown = str_printable(p, 80);
+		char *why = xasprintf("'%s' %s", shown, bad);
+		free(shown);
+		free(bad);
+		return why;
+	}
 	const char *slash = strchr(p, '/');
-	if (slash && strchr(slash + 1, '/'))
-		return xasprintf("'%s' must be '<label>/<file>' (one folder level) or a bare file name", p);
-	if (slash)
+	if (slash && labels)
 		sl_push_owned(labels, xstrndup(p, (size_t)(slash - p)));
 	return NULL;
 }
 
+/* An entry seen earlier in the text: its line, file and what it says. */
+struct seen_entry {
+	int line;
+	struct kat_manifest_entry e;
+};
+
+/* The same file listed twice must say the same: otherwise which one the
+ * gate uses would depend on the order of the lines. */
+static char *conflict(struct seen_entry **seen, size_t *n, int line, char *text)
+{
+	struct kat_manifest_entry e = { 0 };
+	if (parse_manifest_line(text, &e) != 1)
+		return NULL;
+	for (size_t i = 0; i < *n; i++) {
+		const struct kat_manifest_entry *o = &(*seen)[i].e;
+		if (strcmp(o->file, e.file))
+			continue;
+		int same = !strcmp(o->digest, e.digest) && o->mode.nolen == e.mode.nolen &&
+			   o->mode.records == e.mode.records;
+		char *why = same ? NULL
+			    : xasprintf("'%s' is listed again with another digest or mode "
+					"(first on line %d); keep one entry", e.file, (*seen)[i].line);
+		kat_manifest_entry_free(&e);
+		return why;
+	}
+	*seen = xrealloc(*seen, (*n + 1) * sizeof **seen);
+	(*seen)[(*n)++] = (struct seen_entry){ line, e };
+	return NULL;
+}
+
+int kat_manifest_check_text(const char *data, size_t len, struct strlist *labels,
+			    int *entries, char **err)
+{
+	struct seen_entry *seen = NULL;
+	size_t n_seen = 0;
+	int line_no = 0;
+	*err = NULL;
+	*entries = 0;
+	for (size_t pos = 0; pos < len && !*err;) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - data) : len;
+		char *line = xstrndup(data + pos, end - pos);
+		line_no++;
+		if (strlen(line) != end - pos) {
+			*err = xasprintf("line %d: a NUL byte; kat.sha256 is a text file", line_no);
+		} else {
+			char *copy = xstrdup(line), *t = str_trim(copy);
+			char *why = check_manifest_line(line, labels);
+			if (!why && *t && *t != '#') {
+				(*entries)++;
+				why = conflict(&seen, &n_seen, line_no, t);
+			}
+			if (why)
+				*err = xasprintf("line %d: %s", line_no, why);
+			free(why);
+			free(copy);
+		}
+		free(line);
+		pos = end + 1;
+	}
+	for (size_t i = 0; i < n_seen; i++)
+		kat_manifest_entry_free(&seen[i].e);
+	free(seen);
+	return *err ? -1 : 0;
+}
+
 int kat_manifest_import(const char *file, const char *dst, struct strlist *labels)
 {
-	char *data;
+	char *data, *why = NULL;
 	size_t len;
 	if (read_file(file, &data, &len)) {
-		ngcc_error("cannot read KAT manifest '%s': %s", file, strerror(errno));
+		ngcc_error("cannot read KAT manifest '%s': %s", file, io_strerror(errno));
 		return EXIT_INPUT;
 	}
-	char *copy = xstrdup(data);
-	int line_no = 0, rc = EXIT_OK, entries = 0;
-	for (char *p = copy; p && rc == EXIT_OK;) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		line_no++;
-		char *trimmed = str_trim(p);
-		int blank = !*trimmed || *trimmed == '#';
-		char *why = check_manifest_line(p, labels);
-		if (why) {
-			ngcc_error("%s:%d: %s (fix the manifest and run add again)", file, line_no, why);
-			free(why);
-			rc = EXIT_INPUT;
-		} else if (!blank) {
-			entries++;
-		}
-		p = nl ? nl + 1 : NULL;
+	int rc = EXIT_OK, entries = 0;
+	if (kat_manifest_check_text(data, len, labels, &entries, &why)) {
+		ngcc_error("%s:%s (fix the manifest and run add again)", file, why + 5);
+		free(why);
+		rc = EXIT_INPUT;
 	}
-	free(copy);
 	if (rc == EXIT_OK && !entries) {
 		ngcc_error("KAT manifest '%s' has no entries", file);
 		rc = EXIT_INPUT;

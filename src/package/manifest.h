@@ -43,7 +43,17 @@ int kat_manifest_find(const char *manifest, const char *label,
 		      char **err);
 void kat_manifest_entry_free(struct kat_manifest_entry *e);
 
-/* Check the manifest file (every line well formed, at least one entry),
+/* The longest label or file name an entry may give (NAME_MAX). */
+#define MANIFEST_NAME_MAX 255
+
+/* Check manifest text: no NUL byte, every line well formed, a file listed
+ * twice only with the same digest and mode.  labels (may be NULL) gets the
+ * labels the entries name, *entries their number.  0, or -1 with *err
+ * (malloc'd, "line N: what"). */
+int kat_manifest_check_text(const char *data, size_t len, struct strlist *labels,
+			    int *entries, char **err);
+
+/* Check the manifest file (kat_manifest_check_text, at least one entry),
  * then copy it verbatim to dst; labels gets the labels its entries name.
  * Returns an ngcc_exit code (errors printed with the file and line). */
 int kat_manifest_import(const char *file, const char *dst, struct strlist *labels);

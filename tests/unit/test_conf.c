@@ -213,6 +213,33 @@ static void test_errors(void **state)
 	expect_error(HINST "kat_file =\n", 7, "needs a value");
 }
 
+/* Findings 6 and 8 of issue 16: a NUL byte does not end the file early,
+ * a bare CR (or another control character) inside a value is refused by
+ * the reader as it is by the writer; CRLF line ends stay fine. */
+static void test_nul_and_control_characters(void **state)
+{
+	(void)state;
+	static const char nul[] = INST "\n\0[instance B]\ntype = kem\nsource_dir = d\n";
+	char *p = path_join(tmp_dir, "nul.conf");
+	assert_int_equal(write_file(p, nul, sizeof nul - 1), 0);
+	struct candidate_conf c;
+	char *err = NULL;
+	assert_int_equal(conf_read(p, &c, &err), -1);
+	char *want = xasprintf("%s:8: a NUL byte", p);
+	assert_true(str_starts_with(err, want));
+	free(want);
+	free(err);
+	free(p);
+	expect_error(INST "define = A\rB\n", 7, "control character 0x0d");
+	expect_error(INST "define = A\x1b[2J\n", 7, "control character 0x1b");
+	p = write_tmp("crlf.conf", "[candidate]\r\nid = x\r\n[instance A]\r\ntype = kem\r\n"
+		      "source_dir = d\r\nsource = a.c\r\n");
+	assert_int_equal(conf_read(p, &c, &err), 0);
+	assert_string_equal(c.inst[0].sources.items[0], "a.c");
+	conf_free(&c);
+	free(p);
+}
+
 static void test_missing_file(void **state)
 {
 	(void)state;
@@ -246,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_hand_edits),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_nul_and_control_characters),
 		cmocka_unit_test(test_unwritable_value),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

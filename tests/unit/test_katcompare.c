@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "kat/katcompare.h"
+#include "kat/katlog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,103 @@ static void test_manifest_malformed(void **state)
 	free(err);
 }
 
+/* Finding 4 of issue 16: a reference cut cleanly after 1 of 4 records is
+ * a MISMATCH, not a PASS over the one record it has. */
+static void test_cut_reference_fails(void **state)
+{
+	(void)state;
+	char *gen = kat_text(-1, NULL), *ref = record(0, "EE"), *detail;
+	assert_int_equal(compare(gen, ref, &detail), KAT_MISMATCH);
+	assert_non_null(strstr(detail, "the reference has 1 record(s), the replay made 4"));
+	free(detail);
+	free(ref);
+	free(gen);
+}
+
+/* Finding 5: KAT text quoted in a detail is escaped and bounded. */
+static void test_detail_escapes_candidate_text(void **state)
+{
+	(void)state;
+	struct strbuf g = STRBUF_INIT, r = STRBUF_INIT;
+	sb_adds(&g, "Count = 0\nX\x1b[2J");
+	for (int i = 0; i < 4 << 20; i++)
+		sb_addc(&g, 'k');
+	sb_adds(&g, " = 1\n");
+	sb_adds(&r, "Count = 0\nY = 1\n");
+	char *detail;
+	assert_int_equal(kat_compare_reference(g.buf, g.len, r.buf, r.len, &detail), KAT_MISMATCH);
+	assert_null(strchr(detail, 0x1b));
+	assert_non_null(strstr(detail, "X\\x1b[2J"));
+	assert_true(strlen(detail) < 400);
+	free(detail);
+	sb_free(&g);
+	sb_free(&r);
+}
+
+/* Finding 5: the KAT log's RESULT line, fields and output blocks carry
+ * candidate text escaped, one line each, bounded. */
+static void test_katlog_escapes(void **state)
+{
+	(void)state;
+	struct strbuf big = STRBUF_INIT, log = STRBUF_INIT;
+	sb_adds(&big, "\x1b]0;owned\x07\r");
+	for (int i = 0; i < 4 << 20; i++)
+		sb_addc(&big, 'A');
+	char *line = katlog_result_line("kem-1", "L", "MISMATCH", big.buf);
+	assert_null(strchr(line, 0x1b));
+	assert_null(strchr(line, '\r'));
+	assert_true(strlen(line) < 2 * KATLOG_VALUE_MAX);
+	assert_non_null(strstr(line, "MISMATCH \\x1b]0;owned\\x07\\x0d"));
+	free(line);
+	katlog_field(&log, "compiler", big.buf);
+	katlog_tail(&log, "candidate stdout", big.buf, 4096);
+	assert_null(memchr(log.buf, 0x1b, log.len));
+	assert_null(memchr(log.buf, '\r', log.len));
+	assert_true(log.len < 4 * KATLOG_VALUE_MAX);
+	sb_free(&log);
+	sb_free(&big);
+}
+
+#define D64 "af578be13593bf4277be2ae097bae76bca95a639722b8ec5c140b0a4cfc8ea7a"
+
+/* Finding 6 and 14: the whole manifest is checked before use. */
+static void test_manifest_text_checks(void **state)
+{
+	(void)state;
+	char *err;
+	int n;
+	static const char nul[] = D64 " strict A/K.txt\n\0" D64 " strict B/K.txt\n";
+	assert_int_equal(kat_manifest_check_text(nul, sizeof nul - 1, NULL, &n, &err), -1);
+	assert_string_equal(err, "line 2: a NUL byte; kat.sha256 is a text file");
+	free(err);
+	static const char dup[] = D64 " strict A/K.txt\n" D64 " nolen A/K.txt\n";
+	assert_int_equal(kat_manifest_check_text(dup, strlen(dup), NULL, &n, &err), -1);
+	assert_non_null(strstr(err, "line 2: 'A/K.txt' is listed again"));
+	assert_non_null(strstr(err, "first on line 1"));
+	free(err);
+	static const char same[] = D64 " strict A/K.txt\n# c\n" D64 " strict A/K.txt\n";
+	assert_int_equal(kat_manifest_check_text(same, strlen(same), NULL, &n, &err), 0);
+	assert_int_equal(n, 2);
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, D64 " strict A/");
+	for (int i = 0; i < 1 << 20; i++)
+		sb_addc(&sb, 'k');
+	sb_addc(&sb, '\n');
+	assert_int_equal(kat_manifest_check_text(sb.buf, sb.len, NULL, &n, &err), -1);
+	assert_non_null(strstr(err, "longer than 255 bytes"));
+	assert_true(strlen(err) < 400);
+	free(err);
+	struct kat_manifest_entry e;
+	assert_int_equal(kat_manifest_find(sb.buf, "A", NULL, &e, &err), -1);
+	free(err);
+	sb_free(&sb);
+	static const char esc[] = D64 " strict A/K\x1b[2J.txt\n";
+	assert_int_equal(kat_manifest_check_text(esc, strlen(esc), NULL, &n, &err), -1);
+	assert_non_null(strstr(err, "control characters"));
+	assert_null(strchr(err, 0x1b));
+	free(err);
+}
+
 static void test_digest_compare(void **state)
 {
 	(void)state;
@@ -248,6 +346,10 @@ int main(void)
 		cmocka_unit_test(test_manifest_bare_and_label_only),
 		cmocka_unit_test(test_manifest_malformed),
 		cmocka_unit_test(test_digest_compare),
+		cmocka_unit_test(test_cut_reference_fails),
+		cmocka_unit_test(test_katlog_escapes),
+		cmocka_unit_test(test_detail_escapes_candidate_text),
+		cmocka_unit_test(test_manifest_text_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
