@@ -198,5 +198,6 @@ int main(int argc, char **argv)
 	/* A workspace made for a command that then added nothing goes again. */
 	if (created && rc != EXIT_OK && !rmdir(workspace))
 		fprintf(stderr, "%s: removed the empty workspace %s again\n", name, workspace);
+	free((char *)ctx.workspace);
 	return rc;
 }
