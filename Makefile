@@ -8,6 +8,8 @@
 #                 at the end).  check-plain / check-san: one tree only.
 #   make demo     install, build, run a short campaign on examples/
 #   make bench    measurement-engine benchmarks (figures, not assertions)
+#   make fuzz     the libFuzzer targets of tests/fuzz/ with clang (obj-fuzz/;
+#                 scripts/fuzz-run runs them; `make check` runs each briefly)
 #
 # Our own code is C11 with -Wall -Wextra -Werror.  Candidate code is never
 # compiled here: `ngcc-perf build` compiles it with the guide's flags.
@@ -18,14 +20,19 @@ SAN     ?= 0
 ifeq ($(QUIET),1)
 SHELL   := $(CURDIR)/mk/quiet-shell
 endif
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# mk/fuzz.mk: our code instrumented for libFuzzer, ASan and UBSan (clang)
+O       ?= obj-fuzz
+SANFLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined
+else ifeq ($(SAN),1)
 O       ?= obj-san
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
 O       ?= obj
 SANFLAGS =
 endif
-BIN     ?= $(if $(filter 1,$(SAN)),$(O)/bin,bin)
+BIN     ?= $(if $(filter 1,$(SAN) $(FUZZ)),$(O)/bin,bin)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -114,6 +121,9 @@ check:
 		echo "built the plain tree (bin/, obj/) in $$(($$(date +%s) - t)) s"
 	@t=$$(date +%s); $(CHECK_MAKE) SAN=1 tests && \
 		echo "built the ASan+UBSan tree (obj-san/) in $$(($$(date +%s) - t)) s"
+	@t=$$(date +%s); $(CHECK_MAKE) fuzz && \
+		echo "built the fuzz targets (obj-fuzz/) in $$(($$(date +%s) - t)) s"
+	@scripts/fuzz-run $(FUZZ_CHECK_SECONDS)
 	@tests/run-tests obj bin obj-san obj-san/bin
 
 check-plain:
@@ -133,7 +143,7 @@ bench: all
 	@scripts/bench
 
 clean:
-	rm -rf obj obj-san bin
+	rm -rf obj obj-san obj-fuzz bin
 
 # Area fragments (extra test programs, fixtures) owned by each area.
 -include $(wildcard mk/*.mk)

@@ -1,0 +1,71 @@
+/*
+ * fuzz_evidence.c — libFuzzer target: the JSON evidence loaders.  The input
+ * is parsed as JSON and given to every format's field check
+ * (evidence/check.h); a document a check accepts is then used the way
+ * the readers use it (the record's trials flattened and their statistics
+ * computed, the profile's and memory record's derived values recomputed),
+ * which must not crash whatever the values.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "campaign/memory.h"
+#include "evidence/build_json.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/profile_json.h"
+#include "evidence/record.h"
+#include "stats/stats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void use_record(const json_t *j)
+{
+	char *why = NULL;
+	if (record_check(j, &why)) {
+		free(why);
+		return;
+	}
+	struct trial *t = NULL;
+	size_t n = record_flatten_trials(json_object_get(j, "processes"), &t);
+	if (n) {
+		struct timing_stats s;
+		stats_compute(t, n, &s);
+	}
+	free(t);
+	record_status(json_object_get(j, "processes"),
+		      (int)jget_int(json_object_get(j, "plan"), "trials", -1));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_t *j = json_loadb((const char *)data, size, 0, NULL);
+	if (!j)
+		return 0;
+	char *why = NULL;
+	use_record(j);
+	if (!profile_check_fields(j, &why)) {
+		char *w = NULL;
+		profile_check(j, &w);
+		free(w);
+	}
+	free(why);
+	why = NULL;
+	if (!memory_check(j, &why)) {
+		char *w = NULL;
+		memory_recompute_check(j, &w);
+		free(w);
+	}
+	free(why);
+	why = NULL;
+	build_json_check(j, &why);
+	free(why);
+	why = NULL;
+	campaign_check(j, &why);
+	free(why);
+	why = NULL;
+	schema_known(j, &why);
+	free(why);
+	json_decref(j);
+	return 0;
+}
