@@ -111,8 +111,7 @@ static const struct field_rule calibration_rules[] = {
 
 static int calibration_check(const json_t *doc, char **why)
 {
-	return evidence_check_fields(doc, calibration_rules,
-				     sizeof calibration_rules / sizeof *calibration_rules, why);
+	return EVIDENCE_CHECK(doc, CALIBRATION_KIND, CALIBRATION_VERSION, calibration_rules, why);
 }
 
 static const struct unit_format calibration_format = {

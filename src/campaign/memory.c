@@ -363,13 +363,7 @@ static const struct field_rule memory_rules[] = {
 
 int memory_check(const json_t *doc, char **why)
 {
-	if (evidence_check_schema(doc, MEMORY_KIND, MEMORY_VERSION)) {
-		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
-				 jget_str(doc, "schema", "missing"), MEMORY_KIND, MEMORY_VERSION);
-		return -1;
-	}
-	return evidence_check_fields(doc, memory_rules, sizeof memory_rules / sizeof *memory_rules,
-				     why);
+	return EVIDENCE_CHECK(doc, MEMORY_KIND, MEMORY_VERSION, memory_rules, why);
 }
 
 static const struct unit_format memory_format = {

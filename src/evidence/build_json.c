@@ -66,13 +66,7 @@ static const struct field_rule build_rules[] = {
 
 int build_json_check(const json_t *doc, char **why)
 {
-	if (evidence_check_schema(doc, BUILD_JSON_KIND, BUILD_JSON_VERSION)) {
-		*why = xasprintf("not an ngcc-perf/%s/%d document (schema '%s')", BUILD_JSON_KIND,
-				 BUILD_JSON_VERSION, jget_str(doc, "schema", "missing"));
-		return -1;
-	}
-	return evidence_check_fields(doc, build_rules, sizeof build_rules / sizeof *build_rules,
-				     why);
+	return EVIDENCE_CHECK(doc, BUILD_JSON_KIND, BUILD_JSON_VERSION, build_rules, why);
 }
 
 json_t *build_json_load(const char *workspace, const char *id, char **err)

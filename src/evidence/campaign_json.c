@@ -178,13 +178,7 @@ static const struct field_rule campaign_rules[] = {
 
 int campaign_check(const json_t *doc, char **why)
 {
-	if (evidence_check_schema(doc, CAMPAIGN_KIND, CAMPAIGN_VERSION)) {
-		*why = xasprintf("not an ngcc-perf/%s/%d document (schema '%s')", CAMPAIGN_KIND,
-				 CAMPAIGN_VERSION, jget_str(doc, "schema", "missing"));
-		return -1;
-	}
-	return evidence_check_fields(doc, campaign_rules,
-				     sizeof campaign_rules / sizeof *campaign_rules, why);
+	return EVIDENCE_CHECK(doc, CAMPAIGN_KIND, CAMPAIGN_VERSION, campaign_rules, why);
 }
 
 json_t *campaign_load(const char *run, char **err)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence/json.h"
 #include "util/util.h"
 
 static const char *type_name(const json_t *v)
@@ -172,4 +173,15 @@ int evidence_check_fields(const json_t *doc, const struct field_rule *rules, siz
 		if (check_path(doc, rules[i].path, &rules[i], "", why))
 			return -1;
 	return 0;
+}
+
+int evidence_check_doc(const json_t *doc, const char *kind, int version,
+		       const struct field_rule *rules, size_t n, char **why)
+{
+	if (evidence_check_schema(doc, kind, version)) {
+		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
+				 jget_str(doc, "schema", "missing"), kind, version);
+		return -1;
+	}
+	return evidence_check_fields(doc, rules, n, why);
 }

@@ -52,5 +52,11 @@ struct field_rule {
  * naming the first field that is wrong. */
 int evidence_check_fields(const json_t *doc, const struct field_rule *rules, size_t n,
 			  char **why);
+/* The schema "ngcc-perf/<kind>/<version>" first, then the fields: what a
+ * format's check function does.  0, or -1 with *why (malloc'd). */
+int evidence_check_doc(const json_t *doc, const char *kind, int version,
+		       const struct field_rule *rules, size_t n, char **why);
+#define EVIDENCE_CHECK(doc, kind, version, rules, why) \
+	evidence_check_doc(doc, kind, version, rules, sizeof rules / sizeof *rules, why)
 
 #endif

@@ -324,13 +324,7 @@ static const struct field_rule profile_rules[] = {
 
 int profile_check_fields(const json_t *doc, char **why)
 {
-	if (evidence_check_schema(doc, PROFILE_KIND, PROFILE_VERSION)) {
-		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
-				 jget_str(doc, "schema", "missing"), PROFILE_KIND, PROFILE_VERSION);
-		return -1;
-	}
-	return evidence_check_fields(doc, profile_rules,
-				     sizeof profile_rules / sizeof *profile_rules, why);
+	return EVIDENCE_CHECK(doc, PROFILE_KIND, PROFILE_VERSION, profile_rules, why);
 }
 
 const struct unit_format profile_format = { PROFILE_KIND, PROFILE_VERSION, "profile",

@@ -567,13 +567,7 @@ static const struct field_rule record_rules[] = {
 
 int record_check(const json_t *doc, char **why)
 {
-	if (evidence_check_schema(doc, RECORD_KIND, RECORD_VERSION)) {
-		*why = xasprintf("schema '%s' is not ngcc-perf/%s/%d; this ngcc-perf cannot read it",
-				 jget_str(doc, "schema", "missing"), RECORD_KIND, RECORD_VERSION);
-		return -1;
-	}
-	return evidence_check_fields(doc, record_rules, sizeof record_rules / sizeof *record_rules,
-				     why);
+	return EVIDENCE_CHECK(doc, RECORD_KIND, RECORD_VERSION, record_rules, why);
 }
 
 const struct unit_format record_format = { RECORD_KIND, RECORD_VERSION, "record", record_match,

@@ -104,14 +104,7 @@ int root_open(const char *root, const char *rel, int flags)
 
 int root_read_file(const char *root, const char *rel, char **data, size_t *len)
 {
-	int fd = root_open(root, rel, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	int rc = fd_read_regular(fd, READ_FILE_MAX, data, len);
-	int e = errno;
-	close(fd);
-	errno = e;
-	return rc;
+	return read_file_fd(root_open(root, rel, O_RDONLY | O_NONBLOCK), data, len);
 }
 
 int read_file_below(const char *root, const char *path, char **data, size_t *len)

@@ -415,7 +415,11 @@ int fd_read_regular(int fd, size_t max, char **data, size_t *len)
 int read_file(const char *path, char **data, size_t *len)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer (docs/security.md) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	return read_file_fd(open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), data, len);
+}
+
+int read_file_fd(int fd, char **data, size_t *len)
+{
 	if (fd < 0)
 		return -1;
 	int rc = fd_read_regular(fd, READ_FILE_MAX, data, len);

@@ -92,6 +92,9 @@ char *path_absolute(const char *p);
  * device or folder is refused without blocking (untrusted.h: ENOTREGULAR,
  * io_strerror()). */
 int read_file(const char *path, char **data, size_t *len);
+/* The same from an open descriptor (-1: returns -1, errno kept), which is
+ * closed. */
+int read_file_fd(int fd, char **data, size_t *len);
 /* errno of a read refused because the file is not a regular file (a FIFO,
  * a device, a socket or a folder).  Chosen because no read of a regular
  * file ever sets it. */
