@@ -10,6 +10,7 @@
 #include "build/build.h"
 #include "evidence/build_json.h"
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -92,7 +93,11 @@ static void print_unit(struct printer *pr, struct build_unit *u)
 		       build_profile_name(u->attempt[0].profile),
 		       u->attempt[0].error ? u->attempt[0].error : "?", o->library);
 	else {
-		printf("BUILD %s %s BUILDFAIL: %s\n", u->c->id, stem, o->error ? o->error : "?");
+		/* compiler output quotes the candidate's source lines */
+		char *err = str_printable(o->error ? o->error : "?", 300);
+		char *tail = str_printable_lines(o->error_tail && *o->error_tail ? o->error_tail
+						 : o->error ? o->error : "", 300);
+		printf("BUILD %s %s BUILDFAIL: %s\n", u->c->id, stem, err);
 		fflush(stdout);
 		ngcc_error("%s %s does not build (flags tried: %s%s%s); "
 			   "last compiler output:\n%s\n"
@@ -101,8 +106,9 @@ static void print_unit(struct printer *pr, struct build_unit *u)
 			   u->c->id, stem, build_profile_name(u->attempt[0].profile),
 			   u->n_attempts > 1 ? ", " : "",
 			   u->n_attempts > 1 ? build_profile_name(u->attempt[1].profile) : "",
-			   o->error_tail && *o->error_tail ? o->error_tail : o->error ? o->error : "",
-			   u->c->id, stem, u->c->id);
+			   tail, u->c->id, stem, u->c->id);
+		free(err);
+		free(tail);
 		pr->failed = 1;
 	}
 	fflush(stdout);

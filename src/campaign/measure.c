@@ -9,6 +9,7 @@
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "util/interrupt.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -244,9 +245,13 @@ static int measure_unit(struct engine *e, const struct unit *u)
 			ngcc_error("cannot write %s: %s", path, strerror(errno));
 		} else {
 			rc = !strcmp(jget_str(rec, "status", ""), ST_COMPLETE);
-			if (!rc)
+			if (!rc) {
+				/* the detail may quote what the candidate's process said */
+				char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
 				fprintf(stderr, "%s %s %s: %s: %s\n", u->cand, u->label, u->op,
-					jget_str(rec, "status", "?"), jget_str(rec, "status_detail", ""));
+					jget_str(rec, "status", "?"), d);
+				free(d);
+			}
 		}
 		free(dir);
 		free(path);

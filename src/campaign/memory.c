@@ -8,6 +8,7 @@
 #include "evidence/record.h"
 #include "proc/command.h"
 #include "util/interrupt.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <math.h>
@@ -328,8 +329,9 @@ static void print_memory(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, ST_COMPLETE)) {
-		printf("MEMORY %s %s %s %s: %s\n", u->cand, u->label, u->op, status,
-		       jget_str(rec, "status_detail", ""));
+		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
+		printf("MEMORY %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
+		free(d);
 		return;
 	}
 	printf("MEMORY %s %s %s complete: stack %lld B, heap %lld B, %.3g allocations/call, "

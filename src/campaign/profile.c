@@ -11,6 +11,7 @@
 #include "method/types.h"
 #include "proc/command.h"
 #include "util/interrupt.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <math.h>
@@ -109,8 +110,9 @@ static void print_profile(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, "complete")) {
-		printf("PROFILE %s %s %s %s: %s\n", u->cand, u->label, u->op, status,
-		       jget_str(rec, "status_detail", ""));
+		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
+		printf("PROFILE %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
+		free(d);
 		return;
 	}
 	char hs[64], ds[64];

@@ -22,6 +22,7 @@
 #include "package/conf.h"
 #include "util/atomic.h"
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 /* Evidence folders of a run that are published; calibrate/, attempts/ and
@@ -125,12 +126,13 @@ static int write_json(struct pub *p, const char *rel, const json_t *j)
 	return rc;
 }
 
-static int copy_into(struct pub *p, const char *src, const char *rel)
+/* src (below base, never through a link: docs/security.md) copied to rel. */
+static int copy_into(struct pub *p, const char *base, const char *src, const char *rel)
 {
 	char *data = NULL;
 	size_t len = 0;
-	if (read_file(src, &data, &len)) {
-		ngcc_error("cannot read %s: %s", src, strerror(errno));
+	if (read_file_below(base, src, &data, &len)) {
+		ngcc_error("cannot read %s: %s", src, io_strerror(errno));
 		return -1;
 	}
 	int rc = write_bytes(p, rel, data, len);
@@ -208,7 +210,7 @@ static int load_evidence(struct pub *p, struct evidence_list *l)
 			continue;
 		}
 		char *path = path_join(p->o->run, rel), *err = NULL;
-		json_t *j = evidence_load(path, &err);
+		json_t *j = evidence_load_below(p->o->run, path, &err);
 		if (!j) {
 			ngcc_error("corrupt evidence %s (%s); re-run the phase that wrote it, "
 				   "or remove it and resume", path, err ? err : "unreadable");
@@ -271,7 +273,7 @@ static int publish_kat(struct pub *p, const char *cand, const char *stem, json_t
 	char *rel = xasprintf("kat/%s/%s.log", cand, stem);
 	int rc = 0;
 	if (path_is_file(src)) {
-		rc = copy_into(p, src, rel);
+		rc = copy_into(p, p->o->workspace, src, rel);
 		p->n_kat++;
 	} else {
 		ngcc_warning("%s/%s: KAT log %s is missing; run 'ngcc-perf kat %s' again "
@@ -281,7 +283,7 @@ static int publish_kat(struct pub *p, const char *cand, const char *stem, json_t
 	char *recheck = xasprintf("%s.recheck.log", base);
 	if (!rc && path_is_file(recheck)) {
 		char *crel = xasprintf("katcheck/%s/%s.log", cand, stem);
-		rc = copy_into(p, recheck, crel);
+		rc = copy_into(p, p->o->workspace, recheck, crel);
 		free(crel);
 	}
 	json_object_set_new(e, "kat_log", json_string(rel));

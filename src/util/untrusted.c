@@ -206,6 +206,21 @@ char *str_printable(const char *s, size_t max)
 	return sb_detach(&sb);
 }
 
+char *str_printable_lines(const char *s, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = s ? s : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		sb_add_printable(&sb, p, n, max);
+		if (p[n] == '\n')
+			sb_addc(&sb, '\n');
+		p += n + (p[n] == '\n');
+	}
+	if (!sb.buf)
+		sb_add(&sb, "", 0);
+	return sb_detach(&sb);
+}
+
 int str_has_control(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -57,6 +57,9 @@ int root_kind(const char *root, const char *rel);
  */
 void sb_add_printable(struct strbuf *sb, const char *s, size_t len, size_t max);
 char *str_printable(const char *s, size_t max);
+/* The same line by line: line breaks are kept, each line is escaped and
+ * cut at max bytes (compiler output quoting candidate sources). */
+char *str_printable_lines(const char *s, size_t max);
 /* 1 if s has a byte sb_add_printable would escape. */
 int str_has_control(const char *s, size_t len);
 
