@@ -76,8 +76,23 @@ endif
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TEST_BINS = $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all check check-plain check-san demo bench clean tests
+.PHONY: all check check-plain check-san demo bench clean tests FORCE
 all: $(PROGRAMS)
+
+# A tree remembers the compiler that built it ($(O)/.compiler: CC, then its
+# version line): when CC names another one (`make check CC=clang` after a
+# gcc build), everything in the tree is rebuilt rather than mixed or
+# silently kept.  Every target gets the stamp as an extra prerequisite (GNU
+# make 4.3 .EXTRA_PREREQS: not seen in $^ or $<); its recipe rewrites it
+# only when the compiler changed.  A first stamp is dated 1970: a tree built
+# before stamps existed is taken to be the current compiler's.
+COMPILER_STAMP = $(O)/.compiler
+.EXTRA_PREREQS = $(COMPILER_STAMP)
+$(COMPILER_STAMP) FORCE: .EXTRA_PREREQS =
+$(COMPILER_STAMP): FORCE
+	@mkdir -p $(@D); id=$$(printf '%s\n%s' '$(CC)' "$$($(CC) --version 2>/dev/null | head -1)"); \
+	if [ ! -f $@ ]; then echo "$$id" >$@ && touch -d @0 $@; \
+	elif [ "$$(cat $@)" != "$$id" ]; then echo "$$id" >$@; fi
 
 $(O)/libngcc.a: $(LIB_OBJS) $(RT_OBJS)
 	@mkdir -p $(@D)
@@ -121,9 +136,7 @@ check:
 		echo "built the plain tree (bin/, obj/) in $$(($$(date +%s) - t)) s"
 	@t=$$(date +%s); $(CHECK_MAKE) SAN=1 tests && \
 		echo "built the ASan+UBSan tree (obj-san/) in $$(($$(date +%s) - t)) s"
-	@t=$$(date +%s); $(CHECK_MAKE) fuzz && \
-		echo "built the fuzz targets (obj-fuzz/) in $$(($$(date +%s) - t)) s"
-	@scripts/fuzz-run $(FUZZ_CHECK_SECONDS)
+	@$(FUZZ_CHECK)
 	@tests/run-tests obj bin obj-san obj-san/bin
 
 check-plain:

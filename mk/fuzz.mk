@@ -12,6 +12,23 @@ FUZZ_CHECK_SECONDS ?= 3
 FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=obj-fuzz/fuzz/%)
 
+# make check: build the targets and run each for FUZZ_CHECK_SECONDS, or say
+# why not where clang cannot build a libFuzzer program (a SKIP line naming
+# the packages; scripts/bootstrap installs them on Debian 12 as root).
+FUZZ_PROBE = int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\n\
+int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n
+define FUZZ_CHECK
+p=$$(mktemp -d /tmp/ngcc-fuzzprobe.XXXXXX); printf '$(FUZZ_PROBE)' >$$p/probe.c; \
+if ! $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $$p/probe $$p/probe.c >$$p/log 2>&1; then \
+	echo "SKIP fuzz: '$(FUZZ_CC)' cannot link a libFuzzer program here ($$(head -1 $$p/log))."; \
+	echo "     Install clang and libclang-rt-14-dev (scripts/bootstrap does as root) to build and run tests/fuzz/."; \
+	rm -rf $$p; exit 0; \
+fi; rm -rf $$p; \
+t=$$(date +%s); $(CHECK_MAKE) fuzz && \
+	echo "built the fuzz targets (obj-fuzz/) in $$(($$(date +%s) - t)) s" && \
+	scripts/fuzz-run $(FUZZ_CHECK_SECONDS)
+endef
+
 .PHONY: fuzz fuzz-targets
 fuzz:
 	@$(MAKE) --no-print-directory FUZZ=1 CC=$(FUZZ_CC) fuzz-targets

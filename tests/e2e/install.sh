@@ -15,8 +15,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Install the build under test: the sanitized one when run by check-san.
 case $NGCC_BIN in */obj-san/bin) san=1 ;; *) san=0 ;; esac
+# With the compiler that built that tree (its .compiler stamp, see the
+# Makefile): another CC would rebuild the tree under the running suite.
+tree=${NGCC_FIXTURES:-$NGCC_SRC/obj/fixtures}
+cc=$(sed -n 1p "${tree%/fixtures}/.compiler" 2>/dev/null || true)
 stage=$tmp/stage
-make -s -C "$NGCC_SRC" SAN=$san install DESTDIR="$stage" PREFIX=/usr >"$tmp/install.log" 2>&1 ||
+make -s -C "$NGCC_SRC" SAN=$san ${cc:+CC="$cc"} install DESTDIR="$stage" PREFIX=/usr >"$tmp/install.log" 2>&1 ||
 	fail "make install: $(tail -20 "$tmp/install.log")"
 
 usr=$stage/usr
@@ -119,7 +123,7 @@ NGCC_PERF_HOME=$tmp/moved-share ngcc-perf -C ws build kem-ex >env.out 2>&1 ||
 	fail "NGCC_PERF_HOME does not override: $(tail -5 env.out)"
 mv "$tmp/moved-share" "$usr/share/ngcc-perf"
 
-make -s -C "$NGCC_SRC" SAN=$san uninstall DESTDIR="$stage" PREFIX=/usr >"$tmp/uninstall.log" 2>&1 ||
+make -s -C "$NGCC_SRC" SAN=$san ${cc:+CC="$cc"} uninstall DESTDIR="$stage" PREFIX=/usr >"$tmp/uninstall.log" 2>&1 ||
 	fail "make uninstall: $(tail -20 "$tmp/uninstall.log")"
 left=$(find "$stage" -type f | head -5)
 [ -z "$left" ] || fail "make uninstall left: $left"
