@@ -756,11 +756,16 @@ static void warn_iccs_only_with_hits(const struct loaded *l)
 			size_t hits = json_is_array(scan) ? json_array_size(scan) : 0;
 			if (!c->survey || strcmp(jget_str(c->survey, "verdict", ""), "ICCS-only") || !hits)
 				continue;
+			/* the dataset's words, escaped before the terminal sees them */
+			const char *first = json_string_value(json_array_get(scan, 0));
+			char *src = str_printable(jget_str(c->survey, "source", "?"), 300);
+			char *hit = str_printable(first ? first : "?", 300);
 			ngcc_warning("data/%s/profile/%s/survey.json: verdict ICCS-only (from %s) but "
 				     "the scan found %zu own primitive(s) reachable from the API, "
 				     "first: %s; re-read the source or correct survey.conf",
-				     l->ids.items[s], c->id, jget_str(c->survey, "source", "?"), hits,
-				     json_string_value(json_array_get(scan, 0)));
+				     l->ids.items[s], c->id, src, hits, hit);
+			free(src);
+			free(hit);
 		}
 }
 
