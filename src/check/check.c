@@ -86,7 +86,7 @@ static int check_match(const json_t *rec, const void *vctx, char **why)
 }
 
 static const struct unit_format check_format = { CHECK_KIND, CHECK_VERSION, "check record",
-						   check_match };
+						   check_match, check_record_check };
 
 /* The record at path when it is complete and of the current inputs
  * (evidence/unitfile.h); anything else is run again. */

@@ -304,7 +304,11 @@ static int publish_checks(struct pub *p, const char *cand, const char *stem)
 		char *src = workspace_file(p, wrel);
 		if (path_is_file(src)) {
 			char *err = NULL;
-			json_t *j = evidence_load(src, &err);
+			json_t *j = evidence_load_below(p->o->workspace, src, &err);
+			if (j && check_record_check(j, &err)) {
+				json_decref(j);
+				j = NULL;
+			}
 			if (!j) {
 				ngcc_error("corrupt check record %s (%s); run `ngcc-perf check %s "
 					   "--redo`", src, err ? err : "unreadable", cand);

@@ -138,7 +138,7 @@ static int (*format_check(const json_t *j))(const json_t *, char **)
 	} formats[] = {
 		{ RECORD_KIND, record_check }, { PROFILE_KIND, profile_check_fields },
 		{ MEMORY_KIND, memory_check }, { BUILD_JSON_KIND, build_json_check },
-		{ CAMPAIGN_KIND, campaign_check },
+		{ CAMPAIGN_KIND, campaign_check }, { CHECK_KIND, check_record_check },
 	};
 	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
 		if (!evidence_check_schema(j, formats[i].kind, 1))

@@ -1,6 +1,7 @@
 /* check_json.c — see check_json.h. */
 #include "evidence/check_json.h"
 
+#include "evidence/check.h"
 #include "evidence/json.h"
 #include "util/util.h"
 
@@ -162,4 +163,56 @@ char *check_record_path(const char *cand, const char *stem, const char *check)
 char *check_record_published(const char *cand, const char *stem, const char *check)
 {
 	return xasprintf("check/%s/%s__%s.json", cand, stem, check);
+}
+
+/* ---- the field check on every read (evidence/check.h) ------------------- */
+
+static const char *const check_statuses[] = { "complete", "failed", "timeout", NULL };
+static const char *const check_verdicts[] = { "clean", "findings", NULL };
+static const char *const check_words[] = { "functional", "sanitizers", "memcheck", "consttime",
+	NULL };
+
+static const struct field_rule check_rules[] = {
+	FIELD_WORD("status", J_STR, check_statuses),
+	FIELD_OPT("status_detail", J_STR | J_NULL),
+	{ "verdict", J_STR | J_NULL, F_REQUIRED, 0, 0, check_verdicts },
+	FIELD("candidate", J_STR), FIELD("label", J_STR),
+	FIELD_OPT("instance", J_STR | J_NULL), FIELD_OPT("type", J_STR | J_NULL),
+	FIELD_OPT("variant", J_STR | J_NULL),
+	FIELD_WORD("check", J_STR, check_words),
+	FIELD_OPT("library", J_STR | J_NULL), FIELD_OPT("library_sha256", J_STR | J_NULL),
+	FIELD_OPT("timed_library", J_STR | J_NULL),
+	FIELD_OPT("timed_library_sha256", J_STR | J_NULL),
+	FIELD_OPT("build", J_OBJ | J_NULL), FIELD_OPT("tool", J_OBJ | J_NULL),
+	FIELD_OPT("command", J_ARR | J_NULL), FIELD_OPT("suppressions", J_OBJ | J_NULL),
+	FIELD_OPT("plan", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("plan.rounds", J_INT, 0, MAX_COUNT),
+	FIELD_NUM_OPT("plan.budget_s", J_NUM, 0, MAX_SECONDS),
+	FIELD_NUM_OPT("plan.timeout_s", J_NUM, 0, MAX_SECONDS),
+	FIELD_OPT("started_utc", J_STR | J_NULL), FIELD_OPT("ended_utc", J_STR | J_NULL),
+	FIELD_NUM_OPT("wall_s", J_NUM | J_NULL, 0, MAX_SECONDS),
+	FIELD_OPT("process", J_OBJ | J_NULL),
+	FIELD_OPT("raw_output", J_STR | J_NULL),
+	FIELD_NUM_OPT("rounds_done", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_OPT("budget_reached", J_BOOL | J_NULL),
+	FIELD("tests", J_ARR),
+	FIELD_OPT("tests[].test", J_STR), FIELD_OPT("tests[].operation", J_STR | J_NULL),
+	FIELD_NUM_OPT("tests[].checks", J_INT, 0, MAX_COUNT),
+	FIELD_NUM_OPT("tests[].failures", J_INT, 0, MAX_COUNT),
+	FIELD("findings", J_ARR),
+	FIELD_NUM("findings[].id", J_INT, 1, MAX_COUNT),
+	FIELD("findings[].kind", J_STR), FIELD_OPT("findings[].operation", J_STR | J_NULL),
+	FIELD_OPT("findings[].what", J_STR | J_NULL), FIELD_OPT("findings[].call", J_STR | J_NULL),
+	FIELD_NUM_OPT("findings[].round", J_INT | J_NULL, 0, MAX_COUNT),
+	FIELD_NUM("findings[].occurrences", J_INT, 0, MAX_COUNT),
+	FIELD_OPT("findings[].location", J_OBJ | J_NULL),
+	FIELD_OPT("findings[].stack", J_ARR | J_NULL),
+	FIELD_OPT("suppressed", J_ARR | J_NULL),
+	FIELD("operations", J_OBJ),
+	FIELD_NUM("findings_count", J_INT, 0, MAX_COUNT),
+};
+
+int check_record_check(const json_t *doc, char **why)
+{
+	return EVIDENCE_CHECK(doc, CHECK_KIND, CHECK_VERSION, check_rules, why);
 }

@@ -76,6 +76,11 @@ void check_record_derive(json_t *rec);
  * -1 with *why (malloc'd). */
 int check_record_recompute(const json_t *rec, char **why);
 
+/* The schema and every field's type and range (evidence/check.h), run on
+ * every read (report, publish, site, validate, resume); 0, or -1 with
+ * *why (malloc'd) naming the field. */
+int check_record_check(const json_t *doc, char **why);
+
 /* Workspace path of a record, relative: build/<cand>/check/<stem>__<check>.json */
 char *check_record_path(const char *cand, const char *stem, const char *check);
 /* Path inside a published dataset (data/<SYS>/): check/<cand>/<stem>__<check>.json */

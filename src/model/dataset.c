@@ -269,11 +269,21 @@ static void load_checks(const struct ds_source *src, const struct ds_candidate *
 		} else {
 			path = path_join(src->root, rel);
 		}
-		json_t *j = path_exists(path) ? evidence_load(path, NULL) : NULL;
+		/* below the folder it comes from, never through a link */
+		const char *base = src->workspace ? src->workspace : src->base;
+		json_t *j = path_exists(path) ? evidence_load_below(base, path, NULL) : NULL;
+		char *why = NULL;
 		if (j && evidence_check_schema(j, CHECK_KIND, CHECK_VERSION)) {
 			json_decref(j);   /* another version: as if not checked */
 			j = NULL;
+		} else if (j && check_record_check(j, &why)) {
+			/* a record whose fields are wrong is not shown as a result */
+			ngcc_warning("%s: %s; taken as not checked (run `ngcc-perf check %s --redo`)",
+				     path, why, c->id);
+			json_decref(j);
+			j = NULL;
 		}
+		free(why);
 		in->check[k] = j;
 		in->check_rel[k] = j ? rel : NULL;
 		if (!j)

@@ -259,7 +259,7 @@ static int copy_run(const struct site_system *s, const char *prefix, struct site
 				char *wrel = check_record_path(ds->cand[c].id, in->stem, check_names[k]);
 				char *fs = path_join(s->workspace, wrel);
 				char *sp = xasprintf("%s%s", prefix, in->check_rel[k]);
-				rc = add_file(out, fs, sp, err);
+				rc = add_file(out, s->workspace, fs, sp, err);
 				free(sp);
 				free(fs);
 				free(wrel);

@@ -12,6 +12,7 @@
 #include "campaign/memory.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
+#include "evidence/check_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
@@ -62,6 +63,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(why);
 	why = NULL;
 	campaign_check(j, &why);
+	free(why);
+	why = NULL;
+	if (!check_record_check(j, &why)) {
+		char *w = NULL;
+		check_record_recompute(j, &w);
+		free(w);
+	}
 	free(why);
 	why = NULL;
 	schema_known(j, &why);

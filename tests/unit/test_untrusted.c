@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "evidence/check.h"
+#include "evidence/check_json.h"
 #include "evidence/record.h"
 #include "util/untrusted.h"
 
@@ -239,6 +240,41 @@ static void record_table(void **state)
 	json_decref(ok);
 }
 
+/* Check records (issue 15's format) are held to their table on every read
+ * too: one as `check` writes it passes, a changed one is refused. */
+static void check_record_table(void **state)
+{
+	(void)state;
+	json_t *rec = check_record_new("c", "c-128", "c-128", "KEM", "ref", "memcheck");
+	json_object_set_new(rec, "status", json_string("complete"));
+	json_array_append_new(json_object_get(rec, "findings"),
+			      check_finding_new(FK_LEAK, "keygen", "lost 64 bytes", "keygen", 0, 2));
+	check_record_derive(rec);
+	char *why = NULL;
+	assert_int_equal(check_record_check(rec, &why), 0);
+	static const struct {
+		const char *key, *value, *why;
+	} bad[] = {
+		{ "findings_count", "-1", "findings_count" },
+		{ "findings", "\"none\"", "findings" },
+		{ "verdict", "\"excellent\"", "verdict" },
+		{ "check", "\"astrology\"", "check" },
+		{ "wall_s", "1e300", "wall_s" },
+		{ "findings", "[{\"id\": 1, \"kind\": \"x\", \"occurrences\": -5}]",
+		  "occurrences" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		json_t *j = json_deep_copy(rec);
+		json_object_set_new(j, bad[i].key, json_loads(bad[i].value, JSON_DECODE_ANY, NULL));
+		why = NULL;
+		if (check_record_check(j, &why) != -1 || !why || !strstr(why, bad[i].why))
+			fail_msg("%s = %s: got \"%s\"", bad[i].key, bad[i].value, why ? why : "(ok)");
+		free(why);
+		json_decref(j);
+	}
+	json_decref(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +284,7 @@ int main(void)
 		cmocka_unit_test(printable_escapes_and_bounds),
 		cmocka_unit_test(field_tables),
 		cmocka_unit_test(record_table),
+		cmocka_unit_test(check_record_table),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
