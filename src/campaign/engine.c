@@ -307,8 +307,11 @@ static json_t *first_complete_env(const char *run, int cpu, int *same_cpu)
 				continue;
 			char *p = path_join(cdir, f->d_name);
 			json_t *r = evidence_load(p, NULL);
+			char *why = NULL;
 			free(p);
-			if (!r || strcmp(jget_str(r, "status", ""), "complete") ||
+			int bad = r && record_check(r, &why);
+			free(why);
+			if (!r || bad || strcmp(jget_str(r, "status", ""), "complete") ||
 			    !json_is_object(json_object_get(r, "environment"))) {
 				json_decref(r);
 				continue;
@@ -704,12 +707,15 @@ json_t *engine_timing_record(const struct engine *e, const struct unit *u)
 	char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
 	json_t *rec = path_exists(path) ? evidence_load(path, NULL) : NULL;
 	free(path);
-	if (rec && (evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION) ||
+	char *why = NULL;
+	/* a run directory on resume is not trusted: the record's table first */
+	if (rec && (record_check(rec, &why) ||
 		    strcmp(jget_str(rec, "status", ""), ST_COMPLETE) ||
 		    strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256))) {
 		json_decref(rec);
 		rec = NULL;
 	}
+	free(why);
 	return rec;
 }
 

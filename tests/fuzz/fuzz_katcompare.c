@@ -1,9 +1,9 @@
 /*
  * fuzz_katcompare.c — libFuzzer target: the KAT comparison of candidate
  * text with a reference (kat/katcompare.c).  The input is split at its
- * first 0xFF byte into generated text and reference; both are compared,
- * canonicalised in every mode and counted, and the detail of a mismatch
- * must be one printable line.
+ * first 0xFF byte into generated text and reference; both are compared
+ * (as public-key and as hash KATs), canonicalised in every mode and
+ * counted, and the detail of a mismatch must be one printable line.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +26,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (detail && (strchr(detail, '\n') || str_has_control(detail, strlen(detail))))
 		abort(); /* a detail goes into a RESULT line as it is */
+	free(detail);
+	detail = NULL;
+	st = kat_compare_hash_reference(gen, glen, ref, rlen, &detail);   /* hash KATs */
+	if (st != KAT_PASS && st != KAT_MISMATCH)
+		abort();
+	if (detail && (strchr(detail, '\n') || str_has_control(detail, strlen(detail))))
+		abort();
 	free(detail);
 	for (int nolen = 0; nolen < 2; nolen++) {
 		struct kat_mode mode = { nolen, (int)(size % 5) };
