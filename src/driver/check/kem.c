@@ -26,9 +26,7 @@
  * of a tampered ct.  Return codes and lengths are declassified after every
  * call, so only the candidate's own use of secrets is reported.
  */
-#include "driver/check/gbuf.h"
-#include "driver/check/suite.h"
-#include "driver/check/watch.h"
+#include "driver/check/call.h"
 #include "runtime/ngcc_abi.h"
 
 #include <stdio.h>
@@ -37,15 +35,8 @@
 
 #define UNALIGNED_ROUNDS 16
 
-#define T_ROUNDTRIP "round trip"
-#define T_LENGTHS "returned lengths"
-#define T_CANARIES "canaries"
-#define T_INPUTS "inputs unmodified"
 #define T_DETERMINISM "deterministic decapsulation"
 #define T_TAMPER "tampered ciphertext"
-#define T_UNALIGNED "unaligned buffers"
-#define T_OVERLAP "overlapping buffers"
-#define T_CONSTTIME "constant-time run"
 
 #define OVERLAP_NOTE "not applicable: the ICCS KEM API does not allow overlapping input and output buffers"
 
@@ -82,205 +73,53 @@ static void set_free(struct kem_set *s)
 		gbuf_free(all[i]);
 }
 
-/* ---- one call: context published, inputs guarded, everything checked --- */
-
-struct call {
-	struct watch_call w;       /* w.call: the call in words, for findings */
-	struct gbuf *in[2];        /* inputs: protected, compared afterwards */
-	unsigned char *snap[2];
-	int nin;
-	struct gbuf *out[3];
-	int nout;
-	struct gbuf *all[WATCH_MAX_BUFS];   /* inputs and outputs, for the guards */
-	int nall;
-	int rc;
-};
-
-static void call_begin(struct kem_check *k, struct call *c, const char *test, const char *op)
-{
-	memset(c, 0, sizeof *c);
-	c->w.round = k->round;
-	c->w.test = test;
-	c->w.op = op;
-}
-
-/* The buffer as the call context describes it. */
-static void describe(struct call *c, const struct gbuf *b, int readonly)
-{
-	c->w.bufs[c->w.nbufs++] = (struct watch_buf){ b->name, b->data, b->map, b->cap, b->len,
-						      b->map_len, readonly };
-}
-
-static void call_input(struct call *c, struct gbuf *b)
-{
-	c->in[c->nin++] = b;
-	c->all[c->nall++] = b;
-	describe(c, b, 1);
-}
-
-static void call_output(struct call *c, struct gbuf *b)
-{
-	gbuf_clear(b);
-	b->len = b->cap;
-	c->out[c->nout++] = b;
-	c->all[c->nall++] = b;
-	describe(c, b, 0);
-}
-
-/* Snapshot and protect the inputs, publish the context. */
-static void call_enter(struct kem_check *k, struct call *c)
-{
-	for (int i = 0; i < c->nin; i++) {
-		struct gbuf *b = c->in[i];
-		c->snap[i] = malloc(b->cap ? (size_t)b->cap : 1);
-		if (c->snap[i])
-			memcpy(c->snap[i], b->data, (size_t)b->cap);
-		if (k->r->protect_inputs)
-			gbuf_protect(b, 1);
-	}
-	watch_enter(&c->w);
-}
-
-static void check_lengths(struct kem_check *k, struct call *c)
-{
-	for (int i = 0; i < c->nout; i++) {
-		struct gbuf *b = c->out[i];
-		if (b->len >= 1 && b->len <= b->cap) {
-			tally_pass(&k->r->tally, T_LENGTHS, c->w.op);
-			continue;
-		}
-		tally_fail(&k->r->tally, T_LENGTHS, c->w.op, b->name, k->round, c->w.call,
-			   "returned %s_len %llu, outside 1..%llu (the getter)",
-			   b->name, b->len, b->cap);
-		/* The getter's length from here on, so the next call is not
-		 * blamed for this one. */
-		b->len = b->cap;
-	}
-}
-
-static void check_guards(struct kem_check *k, struct call *c)
-{
-	for (int i = 0; i < c->nall; i++) {
-		struct gbuf *b = c->all[i];
-		long long where;
-		if (!gbuf_guard_damaged(b, &where)) {
-			tally_pass(&k->r->tally, T_CANARIES, c->w.op);
-			continue;
-		}
-		char key[32];
-		snprintf(key, sizeof key, "%s %s", b->name, where < 0 ? "before" : "after");
-		gbuf_guard_restore(b);
-		if (where < 0)
-			tally_fail(&k->r->tally, T_CANARIES, c->w.op, key, k->round, c->w.call,
-				   "wrote %lld byte(s) before the start of %s", -where, b->name);
-		else
-			tally_fail(&k->r->tally, T_CANARIES, c->w.op, key, k->round, c->w.call,
-				   "wrote past the end of %s: byte %lld of a %llu-byte buffer",
-				   b->name, where, b->cap);
-	}
-}
-
-static void check_inputs(struct kem_check *k, struct call *c)
-{
-	for (int i = 0; i < c->nin; i++) {
-		struct gbuf *b = c->in[i];
-		const unsigned char *s = c->snap[i];
-		size_t at = 0;
-		while (s && at < b->cap && s[at] == b->data[at])
-			at++;
-		if (!s || at == b->cap) {
-			tally_pass(&k->r->tally, T_INPUTS, c->w.op);
-			continue;
-		}
-		tally_fail(&k->r->tally, T_INPUTS, c->w.op, b->name, k->round, c->w.call,
-			   "changed its input %s (first changed byte %zu of %llu)",
-			   b->name, at, b->cap);
-		/* Restored, so the later checks see the input they were given. */
-		memcpy(b->data, s, (size_t)b->cap);
-	}
-}
-
-/* After the call: unprotect, declassify what the harness reads (return
- * code, lengths), then the functional checks. */
-static int call_end(struct kem_check *k, struct call *c, int rc)
-{
-	watch_returned();
-	if (k->r->protect_inputs)
-		for (int i = 0; i < c->nin; i++)
-			gbuf_protect(c->in[i], 0);
-	watch_public(&rc, sizeof rc);
-	for (int i = 0; i < c->nout; i++)
-		watch_public(&c->out[i]->len, sizeof c->out[i]->len);
-	c->rc = rc;
-	if (k->r->suite != SUITE_CONSTTIME) {
-		if (!rc)
-			check_lengths(k, c);
-		check_guards(k, c);
-		check_inputs(k, c);
-	}
-	for (int i = 0; i < c->nin; i++)
-		free(c->snap[i]);
-	return rc;
-}
+/* ---- the calls ------------------------------------------------------------ */
 
 static int do_keygen(struct kem_check *k, struct kem_set *s, const char *test, struct call *c)
 {
-	call_begin(k, c, test, "keygen");
+	call_begin(c, k->round, test, "keygen");
 	call_output(c, &s->pk);
 	call_output(c, &s->sk);
 	snprintf(c->w.call, sizeof c->w.call, "kem_keygen(pk, &pk_len, sk, &sk_len)");
-	call_enter(k, c);
+	call_enter(k->r, c);
 	int rc = k->lib->kem_keygen(s->pk.data, &s->pk.len, s->sk.data, &s->sk.len);
-	return call_end(k, c, rc);
+	return call_end(k->r, c, rc);
 }
 
 static int do_enc(struct kem_check *k, struct kem_set *s, const char *test, struct call *c)
 {
-	call_begin(k, c, test, "enc");
+	call_begin(c, k->round, test, "enc");
 	call_input(c, &s->pk);
 	call_output(c, &s->ss);
 	call_output(c, &s->ct);
 	snprintf(c->w.call, sizeof c->w.call, "kem_enc(pk, %llu, ss, &ss_len, ct, &ct_len)",
 		 s->pk.len);
-	call_enter(k, c);
+	call_enter(k->r, c);
 	int rc = k->lib->kem_enc(s->pk.data, s->pk.len, s->ss.data, &s->ss.len,
 				 s->ct.data, &s->ct.len);
-	return call_end(k, c, rc);
+	return call_end(k->r, c, rc);
 }
 
 /* dec(sk, ct) into out; what names ct in the call text. */
 static int do_dec(struct kem_check *k, struct kem_set *s, struct gbuf *ct, struct gbuf *out,
 		  const char *test, const char *what, struct call *c)
 {
-	call_begin(k, c, test, "dec");
+	call_begin(c, k->round, test, "dec");
 	call_input(c, &s->sk);
 	call_input(c, ct);
 	call_output(c, out);
 	snprintf(c->w.call, sizeof c->w.call, "kem_dec(sk, %llu, %s, %llu, ss, &ss_len)",
 		 s->sk.len, what, ct->len);
-	call_enter(k, c);
+	call_enter(k->r, c);
 	int rc = k->lib->kem_dec(s->sk.data, s->sk.len, ct->data, ct->len, out->data, &out->len);
-	return call_end(k, c, rc);
-}
-
-static int same_bytes(const struct gbuf *a, const struct gbuf *b)
-{
-	return a->len == b->len && a->len <= a->cap && !memcmp(a->data, b->data, (size_t)a->len);
+	return call_end(k->r, c, rc);
 }
 
 /* ---- functional round ---------------------------------------------------- */
 
 static int op_ok(struct kem_check *k, const struct call *c, const char *test)
 {
-	if (!c->rc) {
-		tally_pass(&k->r->tally, test, c->w.op);
-		return 1;
-	}
-	char key[32];
-	snprintf(key, sizeof key, "rc %d", c->rc);
-	tally_fail(&k->r->tally, test, c->w.op, key, k->round, c->w.call,
-		   "kem_%s returned %d on honest input", c->w.op, c->rc);
-	return 0;
+	return call_ok(k->r, c, test, "kem");
 }
 
 /* keygen, enc, dec on s; 1 when all three worked and dec(enc) = ss. */
@@ -327,23 +166,12 @@ static void check_repeat(struct kem_check *k, struct kem_set *s, struct gbuf *ct
 		   what, first_rc, rc);
 }
 
-static void tamper_position(long round, unsigned long long len, unsigned long long *byte, int *bit)
-{
-	if (round == 0)
-		*byte = 0;
-	else if (round == 1)
-		*byte = len - 1;
-	else
-		*byte = ((unsigned long long)round * 2654435761ull) % len;
-	*bit = (int)(round % 8);
-}
-
 /* ct' = ct with one bit flipped, into s->ctt; its description in what. */
 static void make_tampered(const struct kem_check *k, struct kem_set *s, char *what, size_t cap)
 {
 	unsigned long long byte;
 	int bit;
-	tamper_position(k->round, s->ct.len, &byte, &bit);
+	flip_position(k->round, s->ct.len, &byte, &bit);
 	gbuf_clear(&s->ctt);
 	memcpy(s->ctt.data, s->ct.data, (size_t)s->ct.len);
 	s->ctt.len = s->ct.len;
@@ -401,28 +229,14 @@ static void check_unaligned(struct kem_check *k)
 	}
 	check_seed_round(k->r, k->round, NULL);
 	if (round_trip(k, &u, T_UNALIGNED)) {
-		struct { const char *op; struct gbuf *x, *y; } cmp[4] = {
+		const struct out_pair cmp[4] = {
 			{ "keygen", &u.pk, &k->a.pk }, { "keygen", &u.sk, &k->a.sk },
 			{ "enc", &u.ct, &k->a.ct }, { "enc", &u.ss, &k->a.ss },
 		};
-		int differ = 0, same[4] = { 1, 1, 1, 1 };
-		for (int i = 0; i < 4; i++)
-			differ |= !same_bytes(cmp[i].x, cmp[i].y);
-		if (differ)
+		int same[4] = { 1, 1, 1, 1 };
+		if (outputs_differ(cmp, 4))
 			reproducible(k, same);
-		for (int i = 0; i < 4; i++) {
-			if (!same[i])
-				continue;   /* not reproducible from the seed even aligned */
-			if (same_bytes(cmp[i].x, cmp[i].y)) {
-				tally_pass(&k->r->tally, T_UNALIGNED, cmp[i].op);
-				continue;
-			}
-			char call[128];
-			snprintf(call, sizeof call, "kem_%s with every buffer %zu byte(s) off alignment",
-				 cmp[i].op, off);
-			tally_fail(&k->r->tally, T_UNALIGNED, cmp[i].op, cmp[i].x->name, k->round, call,
-				   "%s differs from the aligned run with the same seed", cmp[i].x->name);
-		}
+		unaligned_verdicts(k->r, k->round, "kem", off, cmp, same, 4);
 	}
 	set_free(&u);
 }
