@@ -341,7 +341,10 @@ int check_phase(const struct check_opts *o)
 		tot.kept, tot.unbuilt, tot.uncovered);
 	if (tot.worst > EXIT_FAILED)
 		return tot.worst;
-	if (!records) {
+	if (!records && o->none_is_ok) {
+		fprintf(stderr, "check: no built instance of a type that check covers (%s); "
+			"nothing was checked\n", cand_types_checked());
+	} else if (!records) {
 		ngcc_error("nothing was checked in %s: no built instance of a type that check "
 			   "covers (%s)", o->workspace, cand_types_checked());
 		return EXIT_INPUT;

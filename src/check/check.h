@@ -35,7 +35,8 @@ void check_opts_free(struct check_opts *o);
 /* Run the checks.  Prints one CHECK line per instance and check, then a
  * summary.  Returns EXIT_OK when every record is complete and clean,
  * EXIT_FAILED when some has findings or did not complete, EXIT_INPUT for
- * a bad workspace or candidate, EXIT_SYSTEM on an error of our own. */
+ * a bad workspace or candidate or when nothing was checked (unless
+ * none_is_ok), EXIT_SYSTEM on an error of our own. */
 int check_phase(const struct check_opts *o);
 
 #endif

@@ -25,6 +25,9 @@ struct check_opts {
 	int jobs;                  /* compilers at once for the twins */
 	int only;                  /* bit mask of checks (1 << enum check_id); 0: all */
 	int redo;                  /* ignore complete records */
+	/* Inside a campaign: no instance of a covered type is a note, not
+	 * "nothing to do" (the campaign measures them all the same). */
+	int none_is_ok;
 	int tty;
 };
 

@@ -155,6 +155,7 @@ static int run_check(const struct campaign_request *r, const struct strlist *ids
 	check_opts_init(&c, r->o.workspace, r->o.tty);
 	if (r->check_rounds > 0)
 		c.rounds = r->check_rounds;
+	c.none_is_ok = 1;
 	for (size_t i = 0; i < ids->n; i++)
 		sl_push(&c.ids, ids->items[i]);
 	int rc = check_phase(&c);
