@@ -3,8 +3,9 @@
 # dataset with a FIFO for a KAT log, a kat_log path out of the dataset,
 # symbolic links (a KAT log, systems.csv, DS/site), records with wrong
 # types and absurd values read by report, publish and a resumed measure, a
-# corrupt campaign.json and build.json; packages cut short (tar at an
-# entry boundary, zip between entries), names with line breaks, a package
+# corrupt campaign.json and build.json; a reference KAT cut short and one
+# holding escape sequences and a 4 MB field name; packages cut short (tar at
+# an entry boundary, zip between entries), names with line breaks, a package
 # folder holding the workspace, NUL bytes in candidate.conf and kat.sha256,
 # conflicting manifest entries and a 1 MB manifest file name.  Every case
 # must end with a clear message and the documented exit code, never hang
@@ -204,6 +205,31 @@ run 0 "$ngcc" -C "$tmp/wp" build nl
 cp -a "$pkg" "$tmp/p/Bad"$'\n'"Pkg"
 run 3 "$ngcc" -C "$tmp/wp" add "$tmp/p/Bad"$'\n'"Pkg" --id badpkg
 has "$tmp/err" 'Bad\x0aPkg'
+
+case_ 4
+# 4. A reference KAT cut cleanly after 1 of 10 records is not a PASS; and
+# 5. KAT text from a package (an escape sequence and a 4 MB field name in a
+# reference) reaches the RESULT line and the logs escaped and bounded.
+cp -a "$pkg" "$tmp/p/Cut"
+tv=$tmp/p/Cut/Test_Vectors
+python3 - "$tv/KAT_KEM_EXAMPLEKEM_128.txt" "$tv/KAT_KEM_EXAMPLEKEM_256.txt" <<'EOF'
+import sys
+cut, odd = sys.argv[1], sys.argv[2]
+t = open(cut, "rb").read()
+open(cut, "wb").write(t[:t.index(b"Count = 1\n")])
+t = open(odd, "rb").read()
+j = t.index(b"SS = ", t.index(b"Count = 2\n"))
+open(odd, "wb").write(t[:j] + b"\x1b]0;owned\x07\x1b[2J" + b"K" * 4000000 + b"SS = 00\n" + t[j:])
+EOF
+run 0 "$ngcc" -C "$tmp/wk" add "$tmp/p/Cut" --id cut
+run 0 "$ngcc" -C "$tmp/wk" build cut
+run 1 "$ngcc" -C "$tmp/wk" kat cut
+has "$tmp/out" "RESULT cut ExampleKEM-128 MISMATCH the reference has 1 record(s), the replay made 10"
+hasnt "$tmp/out" "RESULT cut ExampleKEM-128 PASS"
+case_ 5
+has "$tmp/out" 'RESULT cut ExampleKEM-256 MISMATCH first difference at Count = 2: reference has field \x1b]0;owned\x07\x1b[2JK'
+! grep -q $'\x1b' "$tmp/out" "$tmp/err" "$tmp/wk/build/cut/kat/"*.log || fail "a raw escape byte reached the terminal or a KAT log"
+[ "$(wc -L <"$tmp/out")" -lt 1000 ] || fail "a RESULT line of $(wc -L <"$tmp/out") bytes"
 
 case_ 9
 # 9. A package folder holding the workspace is refused, not copied into itself.
