@@ -9,12 +9,18 @@
 #                             instance rebuilt with the same sanitizers.
 #
 # Objects live apart ($(O)/checkprog/, $(O)/checkprog-asan/) so SAN=1
-# builds do not change either program.
+# builds do not change either program.  Both are compiled with `cc`, the
+# compiler `ngcc-perf build` and `check` compile candidates with, whatever
+# CC builds the rest (`make check CC=clang`): the ASan program must share
+# the AddressSanitizer runtime of the instance it loads, and valgrind
+# (Debian 12: 3.19) reads the program's debug information, so it is DWARF 4
+# (clang 14's DWARF 5 makes valgrind give up).
 
 ifneq ($(wildcard src/driver/check_main.c),)
 CHECKPROG_SRCS = src/driver/check_main.c $(wildcard src/driver/check/*.c) \
                  src/driver/child.c src/driver/loader.c
-CHECKPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS))
+CHECKPROG_CC = cc
+CHECKPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS)) -gdwarf-4
 CHECKPROG_ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
                        -fno-sanitize-recover=undefined
 CHECKPROG_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog/%.o)
@@ -22,19 +28,19 @@ CHECKPROG_ASAN_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog-asan/%.o)
 
 $(O)/checkprog/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CHECKPROG_CFLAGS) -MMD -MP -c $< -o $@
+	$(CHECKPROG_CC) $(CHECKPROG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(O)/checkprog-asan/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CHECKPROG_CFLAGS) $(CHECKPROG_ASAN_FLAGS) -MMD -MP -c $< -o $@
+	$(CHECKPROG_CC) $(CHECKPROG_CFLAGS) $(CHECKPROG_ASAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(BIN)/ngcc-perf-check: $(CHECKPROG_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -o $@ $(CHECKPROG_OBJS) -ljansson -ldl
+	$(CHECKPROG_CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -o $@ $(CHECKPROG_OBJS) -ljansson -ldl
 
 $(BIN)/ngcc-perf-check-asan: $(CHECKPROG_ASAN_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) $(CHECKPROG_ASAN_FLAGS) -o $@ \
+	$(CHECKPROG_CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) $(CHECKPROG_ASAN_FLAGS) -o $@ \
 		$(CHECKPROG_ASAN_OBJS) -ljansson -ldl
 
 all: $(BIN)/ngcc-perf-check $(BIN)/ngcc-perf-check-asan
