@@ -26,11 +26,12 @@ CHECKPROG_ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 CHECKPROG_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog/%.o)
 CHECKPROG_ASAN_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog-asan/%.o)
 
-$(O)/checkprog/%.o: %.c
+# (rebuilt when this file changes: the compiler and flags are set here)
+$(O)/checkprog/%.o: %.c mk/check.mk
 	@mkdir -p $(@D)
 	$(CHECKPROG_CC) $(CHECKPROG_CFLAGS) -MMD -MP -c $< -o $@
 
-$(O)/checkprog-asan/%.o: %.c
+$(O)/checkprog-asan/%.o: %.c mk/check.mk
 	@mkdir -p $(@D)
 	$(CHECKPROG_CC) $(CHECKPROG_CFLAGS) $(CHECKPROG_ASAN_FLAGS) -MMD -MP -c $< -o $@
 
