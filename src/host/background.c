@@ -1,0 +1,203 @@
+/* background.c — see background.h: measure the background disturbance of a
+ * benchmark CPU and derive the per-trial allowance. */
+#include "host/background.h"
+#include "evidence/json.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define MIGRATIONS_SCHED "se.nr_migrations of /proc/thread-self/sched"
+#define MIGRATIONS_CPU "sched_getcpu() before and after"
+#define BACKGROUND_RULE "disturbed beyond base + ceil(r*s + 3*sqrt(r*s)), r the highest window rate, s the trial's seconds"
+
+/* ---- thread counts ----------------------------------------------------- */
+
+/* The scheduler's own migration count of this thread when the kernel
+ * exposes it (CONFIG_SCHED_DEBUG), else -1. */
+static long nr_migrations(void)
+{
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+	char line[256];
+	long n = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, "se.nr_migrations", 16)) {
+			char *colon = strchr(line, ':');
+			if (colon)
+				n = strtol(colon + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return n;
+}
+
+void thread_counts_read(struct thread_counts *c)
+{
+	struct rusage r;
+	memset(c, 0, sizeof *c);
+	c->nr_migrations = nr_migrations();
+	c->cpu = sched_getcpu();
+	if (getrusage(RUSAGE_THREAD, &r) == 0) {
+		c->invol = r.ru_nivcsw;
+		c->vol = r.ru_nvcsw;
+		c->minflt = r.ru_minflt;
+		c->majflt = r.ru_majflt;
+	}
+}
+
+long thread_counts_migrations(const struct thread_counts *a, const struct thread_counts *b)
+{
+	if (a->nr_migrations >= 0 && b->nr_migrations >= 0)
+		return b->nr_migrations - a->nr_migrations;
+	return a->cpu != b->cpu;
+}
+
+const char *thread_counts_migrations_source(void)
+{
+	return nr_migrations() >= 0 ? MIGRATIONS_SCHED : MIGRATIONS_CPU;
+}
+
+/* ---- the measurement --------------------------------------------------- */
+
+struct spin_job {
+	int cpu;
+	struct background *out;
+	int err;              /* errno of a failed pinning */
+};
+
+/* User-mode work between clock reads: short enough to end a window within
+ * microseconds, and not optimised away. */
+static void spin_until(double end)
+{
+	volatile unsigned sink = 0;
+	while (mono_now() < end)
+		for (unsigned i = 0; i < 2048; i++)
+			sink += i;
+}
+
+static void *spin_windows(void *arg)
+{
+	struct spin_job *job = arg;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(job->cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set)) {
+		job->err = errno;
+		return NULL;
+	}
+	/* One untimed window first: the move onto the CPU is not background. */
+	spin_until(mono_now() + 0.02);
+	for (int i = 0; i < BACKGROUND_WINDOWS; i++) {
+		struct thread_counts a, b;
+		thread_counts_read(&a);
+		double t0 = mono_now();
+		spin_until(t0 + BACKGROUND_WINDOW_S);
+		double t1 = mono_now();
+		thread_counts_read(&b);
+		struct background_window *w = &job->out->w[i];
+		w->wall_s = t1 - t0;
+		w->invol_switches = b.invol - a.invol;
+		w->migrations = thread_counts_migrations(&a, &b);
+	}
+	job->out->n_windows = BACKGROUND_WINDOWS;
+	return NULL;
+}
+
+void background_rates(struct background *b)
+{
+	b->invol_per_s_max = 0;
+	b->migrations_per_s_max = 0;
+	for (int i = 0; i < b->n_windows; i++) {
+		const struct background_window *w = &b->w[i];
+		if (!(w->wall_s > 0))
+			continue;
+		double inv = (double)w->invol_switches / w->wall_s;
+		double mig = (double)w->migrations / w->wall_s;
+		if (inv > b->invol_per_s_max)
+			b->invol_per_s_max = inv;
+		if (mig > b->migrations_per_s_max)
+			b->migrations_per_s_max = mig;
+	}
+}
+
+int background_measure(int cpu, struct background *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	out->cpu = cpu;
+	utc_now_iso(out->utc);
+	out->migrations_source = thread_counts_migrations_source();
+	struct spin_job job = { cpu, out, 0 };
+	pthread_t th;
+	int rc = pthread_create(&th, NULL, spin_windows, &job);
+	if (rc) {
+		*err = xasprintf("cannot start the background probe thread: %s", strerror(rc));
+		return -1;
+	}
+	pthread_join(th, NULL);
+	if (job.err) {
+		*err = xasprintf("cannot pin the background probe to CPU %d: %s", cpu,
+				 strerror(job.err));
+		return -1;
+	}
+	background_rates(out);
+	return 0;
+}
+
+long background_allowance(long base, double rate_per_s, double trial_s)
+{
+	double lambda = rate_per_s > 0 && trial_s > 0 ? rate_per_s * trial_s : 0;
+	return base + (long)ceil(lambda + 3 * sqrt(lambda));
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+json_t *background_json(const struct background *b)
+{
+	json_t *ws = json_array();
+	for (int i = 0; i < b->n_windows; i++)
+		json_array_append_new(ws, json_pack("{sfsIsI}", "wall_s", b->w[i].wall_s,
+						    "invol_switches", (json_int_t)b->w[i].invol_switches,
+						    "migrations", (json_int_t)b->w[i].migrations));
+	json_t *j = json_object();
+	json_object_set_new(j, "cpu", json_integer(b->cpu));
+	json_object_set_new(j, "utc", json_string(b->utc));
+	json_object_set_new(j, "method", json_string("a thread pinned to the benchmark CPU spins in user mode; "
+						     "getrusage(RUSAGE_THREAD) and migrations per window"));
+	json_object_set_new(j, "window_s", json_real(BACKGROUND_WINDOW_S));
+	json_object_set_new(j, "windows", ws);
+	json_object_set_new(j, "migrations_source", jstr_or_null(b->migrations_source));
+	json_object_set_new(j, "invol_switches_per_s", json_real(b->invol_per_s_max));
+	json_object_set_new(j, "migrations_per_s", json_real(b->migrations_per_s_max));
+	json_object_set_new(j, "rule", json_string(BACKGROUND_RULE));
+	return j;
+}
+
+int background_from_json(const json_t *j, struct background *out)
+{
+	const json_t *ws = json_object_get(j, "windows");
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(j) || !json_is_array(ws) || json_array_size(ws) > BACKGROUND_WINDOWS)
+		return -1;
+	out->cpu = (int)jget_int(j, "cpu", -1);
+	snprintf(out->utc, sizeof out->utc, "%s", jget_str(j, "utc", ""));
+	const char *src = jget_str(j, "migrations_source", "");
+	out->migrations_source = !strcmp(src, MIGRATIONS_SCHED) ? MIGRATIONS_SCHED : MIGRATIONS_CPU;
+	size_t i;
+	json_t *w;
+	json_array_foreach(ws, i, w) {
+		out->w[i].wall_s = jget_real(w, "wall_s", 0);
+		out->w[i].invol_switches = (long)jget_int(w, "invol_switches", 0);
+		out->w[i].migrations = (long)jget_int(w, "migrations", 0);
+	}
+	out->n_windows = (int)json_array_size(ws);
+	background_rates(out);
+	return 0;
+}

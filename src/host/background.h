@@ -1,0 +1,77 @@
+/*
+ * background.h — the host's background disturbance on a benchmark CPU, and
+ * what it lets a trial show before the trial counts as disturbed (R7,
+ * method §4.4).
+ *
+ * On a virtual machine nearly every trial of a second sees involuntary
+ * context switches that no rerun avoids: the hypervisor and the host's own
+ * ticks cause them at a steady rate.  Retrying every such trial multiplies
+ * a campaign's cost without choosing a better attempt.  So once per run the
+ * background is measured: a thread pinned to the benchmark CPU spins in
+ * user mode through fixed windows and counts its involuntary switches and
+ * migrations.  The highest per-second rate over the windows is kept (with
+ * every window's counts, so the figure can be recomputed), and a trial of
+ * s seconds is disturbed only beyond
+ *
+ *     allowance(s) = base + ceil(r·s + 3·sqrt(r·s))
+ *
+ * (base: max_invol_switches_per_trial for switches, 0 for migrations; the
+ * square-root term is a three-sigma margin for counts that arrive like
+ * Poisson events at rate r).  On a quiet, fixed host r is 0 and the rule
+ * is the plain R7 threshold.
+ */
+#ifndef NGCC_HOST_BACKGROUND_H
+#define NGCC_HOST_BACKGROUND_H
+
+#include <jansson.h>
+
+#define BACKGROUND_WINDOWS 8
+#define BACKGROUND_WINDOW_S 0.25
+
+struct background_window {
+	double wall_s;
+	long invol_switches, migrations;
+};
+
+struct background {
+	int cpu;
+	char utc[32];
+	int n_windows;
+	struct background_window w[BACKGROUND_WINDOWS];
+	const char *migrations_source;   /* static string */
+	double invol_per_s_max;          /* max over windows of count / wall_s */
+	double migrations_per_s_max;
+};
+
+/* Spin BACKGROUND_WINDOWS windows of BACKGROUND_WINDOW_S seconds on a
+ * thread pinned to cpu (the caller holds the CPU's lock).  0, or -1 with
+ * *err (malloc'd) when the thread cannot be pinned there. */
+int background_measure(int cpu, struct background *out, char **err);
+
+/* Recompute the two maxima from the windows (after filling them). */
+void background_rates(struct background *b);
+
+/* The counts a trial of trial_s seconds may show (see above). */
+long background_allowance(long base, double rate_per_s, double trial_s);
+
+/* {cpu, utc, method, window_s, windows [{wall_s, invol_switches,
+ * migrations}], migrations_source, invol_switches_per_s,
+ * migrations_per_s, rule} and back (0, or -1 when j is not such an
+ * object). */
+json_t *background_json(const struct background *b);
+int background_from_json(const json_t *j, struct background *out);
+
+/* Thread-level scheduling counts, shared with the timing driver's trials. */
+struct thread_counts {
+	long invol, vol, minflt, majflt;
+	long nr_migrations;   /* -1: the kernel does not expose it */
+	int cpu;              /* sched_getcpu() when read */
+};
+void thread_counts_read(struct thread_counts *c);
+/* Migrations between two reads: the scheduler's count when available,
+ * else whether the CPU changed. */
+long thread_counts_migrations(const struct thread_counts *a, const struct thread_counts *b);
+/* The static name of the migration source used by thread_counts_read. */
+const char *thread_counts_migrations_source(void);
+
+#endif
