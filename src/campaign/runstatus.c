@@ -1,0 +1,330 @@
+/* runstatus.c — see runstatus.h: every unit's state in a run directory. */
+#include "campaign/runstatus.h"
+#include "campaign/memory.h"
+#include "campaign/prior.h"
+#include "campaign/rundir.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/profile_json.h"
+#include "evidence/record.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STATUS_KIND "status"
+#define STATUS_VERSION 1
+
+static const char *const status_names[] = {
+	[US_PENDING] = "pending",
+	[US_COMPLETE] = "complete",
+	[US_FAILED] = "failed",
+	[US_GIVEN_UP] = "failed for good",
+	[US_STALE] = "stale",
+	[US_DEFERRED] = "deferred",
+	[US_NOT_TIMED] = "not timed",
+	[US_OFF] = "-",
+};
+
+const char *unit_status_name(enum unit_status s)
+{
+	return status_names[s];
+}
+
+/* "k/n" from campaign.json's shards {n, shard}; NULL when unsharded. */
+static char *shard_label(const json_t *doc)
+{
+	const json_t *sh = json_object_get(doc, "shards");
+	const json_t *k = json_object_get(sh, "shard");
+	long long n = jget_int(sh, "n", 1);
+	if (json_is_integer(k))
+		return xasprintf("%lld/%lld", json_integer_value(k), n);
+	if (json_is_string(k))
+		return xasprintf("%s of %lld", json_string_value(k), n);
+	return NULL;
+}
+
+static int has_phase(const json_t *doc, const char *name)
+{
+	size_t i;
+	json_t *ph;
+	json_array_foreach(json_object_get(doc, "phases"), i, ph)
+		if (!strcmp(jget_str(ph, "phase", ""), name))
+			return 1;
+	return 0;
+}
+
+static size_t open_phases(const json_t *doc)
+{
+	size_t n = 0, i;
+	json_t *ph;
+	json_array_foreach(json_object_get(doc, "phases"), i, ph)
+		n += json_is_null(json_object_get(ph, "ended_utc"));
+	return n;
+}
+
+int run_status_open(struct run_status *st, const char *run, char **err)
+{
+	memset(st, 0, sizeof *st);
+	st->run = xstrdup(run);
+	st->memory_pass = 1;
+	st->profile_pass = 1;
+	char *path = path_join(run, "campaign.json");
+	if (!path_exists(path)) {
+		*err = xasprintf("%s does not exist: %s is not a run directory (or nothing ran in it yet)",
+				 path, run);
+		free(path);
+		return -1;
+	}
+	free(path);
+	json_t *doc = campaign_load(run, err);
+	if (!doc)
+		return -1;
+	st->system_id = xstrdup(jget_str(doc, "system_id", "?"));
+	st->shard = shard_label(doc);
+	const json_t *opts = json_object_get(doc, "options");
+	st->memory_pass = jget_bool(opts, "memory_pass", 1);
+	/* Profiling is a phase of its own (campaign runs it, measure does
+	 * not): its files are expected once it has begun in this run. */
+	st->profile_pass = has_phase(doc, "profile");
+	st->open_phases = open_phases(doc);
+	json_decref(doc);
+	return 0;
+}
+
+static struct status_unit *new_unit(struct run_status *st, const char *cand, const char *label,
+				    const char *op)
+{
+	st->units = xrealloc(st->units, (st->n_units + 1) * sizeof *st->units);
+	struct status_unit *u = &st->units[st->n_units++];
+	memset(u, 0, sizeof *u);
+	u->cand = xstrdup(cand);
+	u->label = xstrdup(label);
+	u->op = xstrdup(op);
+	return u;
+}
+
+/* The state of one evidence file of the unit (the run directory's resume
+ * rule); *attempts counts this file too.  same_library: a complete file
+ * of another library is stale (records and memory records name the timed
+ * library; profiles their instrumented one). */
+static enum unit_status file_state(const struct run_status *st, const char *kind,
+				   const char *schema_kind, int version, int same_library,
+				   const struct status_unit *u, int *attempts, char **cause)
+{
+	char *stem = rundir_stem(u->label, u->op);
+	char *path = rundir_unit_path(st->run, kind, u->cand, stem);
+	int earlier = rundir_attempts(st->run, kind, u->cand, stem);
+	enum unit_status s;
+	*attempts = earlier;
+	if (!path_exists(path)) {
+		s = earlier >= RUNDIR_MAX_ATTEMPTS ? US_GIVEN_UP : US_PENDING;
+	} else {
+		char *why = NULL;
+		json_t *doc = evidence_load(path, &why);
+		*attempts = earlier + 1;
+		if (!doc || evidence_check_schema(doc, schema_kind, version)) {
+			s = US_FAILED;
+			*cause = xasprintf("corrupt %s: %s", path, why ? why : "unknown schema");
+		} else if (!strcmp(jget_str(doc, "status", ""), ST_COMPLETE)) {
+			const char *lib = jget_str(doc, "library_sha256", NULL);
+			s = same_library && u->library_sha256 && lib && strcmp(lib, u->library_sha256) ?
+			    US_STALE : US_COMPLETE;
+		} else {
+			s = US_FAILED;
+			*cause = xasprintf("%s: %s", jget_str(doc, "status", "?"),
+					   jget_str(doc, "status_detail", "no detail recorded"));
+		}
+		json_decref(doc);
+		free(why);
+	}
+	if (s == US_FAILED && *attempts >= RUNDIR_MAX_ATTEMPTS)
+		s = US_GIVEN_UP;
+	free(path);
+	free(stem);
+	return s;
+}
+
+/* A profile refused for the whole instance (LTO objects, method §10.1). */
+static int relink_refused(const struct run_status *st, const struct status_unit *u)
+{
+	char *rel = xasprintf("profile/%s/%s__RELINK_FAILED.json", u->cand, u->label);
+	char *path = path_join(st->run, rel);
+	int there = path_exists(path);
+	free(path);
+	free(rel);
+	return there;
+}
+
+static void read_calibration(const struct run_status *st, struct status_unit *u)
+{
+	char *stem = rundir_stem(u->label, u->op);
+	char *path = rundir_unit_path(st->run, "calibrate", u->cand, stem);
+	json_t *cal = path_exists(path) ? evidence_load(path, NULL) : NULL;
+	if (cal && !strcmp(jget_str(cal, "status", ""), ST_COMPLETE) &&
+	    (!u->library_sha256 || !strcmp(jget_str(cal, "library_sha256", ""), u->library_sha256))) {
+		u->calibrated = 1;
+		u->t1_s = jget_real(cal, "t1_s", 0);
+		u->setup_s = jget_real(cal, "setup_s", 0);
+	}
+	json_decref(cal);
+	free(path);
+	free(stem);
+}
+
+void run_status_add(struct run_status *st, const char *cand, const char *label, const char *op,
+		    const char *library_sha256, int profiled)
+{
+	struct status_unit *u = new_unit(st, cand, label, op);
+	int n;
+	char *ignored = NULL;
+	u->library_sha256 = library_sha256 ? xstrdup(library_sha256) : NULL;
+	u->profiled = profiled;
+	u->measure = file_state(st, "records", RECORD_KIND, RECORD_VERSION, 1, u, &u->attempts, &u->cause);
+	u->memory = !st->memory_pass ? US_OFF :
+		    file_state(st, "memory", MEMORY_KIND, MEMORY_VERSION, 1, u, &n, &ignored);
+	free(ignored);
+	ignored = NULL;
+	if (!profiled || !st->profile_pass)
+		u->profile = US_OFF;
+	else if (relink_refused(st, u))
+		u->profile = US_GIVEN_UP;
+	else
+		u->profile = file_state(st, "profile", PROFILE_KIND, PROFILE_VERSION, 0, u, &n, &ignored);
+	free(ignored);
+	read_calibration(st, u);
+}
+
+void run_status_add_other(struct run_status *st, const char *cand, const char *label,
+			  const char *op, enum unit_status why, const char *cause)
+{
+	struct status_unit *u = new_unit(st, cand, label, op);
+	u->measure = why;
+	u->memory = u->profile = US_OFF;
+	u->cause = cause ? xstrdup(cause) : NULL;
+}
+
+static int still_to_do(enum unit_status s)
+{
+	return s == US_PENDING || s == US_FAILED || s == US_STALE;
+}
+
+/* What is left, with the run's own calibrations first, then the priors. */
+static double remaining(const struct run_status *st, const struct planning *p,
+			const struct est_model *m, const struct prior *prior)
+{
+	struct estimate est;
+	est_init(&est, p, m);
+	for (size_t i = 0; i < st->n_units; i++) {
+		const struct status_unit *u = &st->units[i];
+		int todo_measure = still_to_do(u->measure);
+		int todo_memory = still_to_do(u->memory) && u->measure != US_GIVEN_UP;
+		int todo_profile = still_to_do(u->profile) && u->measure != US_GIVEN_UP;
+		if (!todo_measure && !todo_memory && !todo_profile)
+			continue;
+		const struct prior_unit *pu = prior ? prior_find_unit(prior, u->cand, u->label, u->op) : NULL;
+		enum est_source src = u->calibrated ? EST_CALIBRATION : pu ? EST_PRIOR : EST_UNKNOWN;
+		struct est_unit *e = est_add_unit(&est, u->cand, u->label, u->op, src,
+						  u->calibrated ? u->t1_s : pu ? pu->t1_s : 0,
+						  u->calibrated ? u->setup_s : pu ? pu->setup_s : 0);
+		e->need_calibrate = !u->calibrated;
+		e->need_measure = todo_measure;
+		e->need_memory = todo_memory;
+		e->need_profile = todo_profile;
+	}
+	est_compute(&est, 1, NULL);
+	double s = est.n_units ? est.wall_s[1] : 0;
+	est_free(&est);
+	return s;
+}
+
+void run_status_finish(struct run_status *st, const struct planning *p,
+		       const struct est_model *m, const struct prior *prior)
+{
+	memset(st->counts, 0, sizeof st->counts);
+	st->settled = 1;
+	for (size_t i = 0; i < st->n_units; i++) {
+		const struct status_unit *u = &st->units[i];
+		st->counts[u->measure]++;
+		if (still_to_do(u->measure) ||
+		    (u->measure == US_COMPLETE && (still_to_do(u->memory) || still_to_do(u->profile))))
+			st->settled = 0;
+	}
+	struct est_model mm = *m;
+	mm.memory_pass = st->memory_pass;
+	mm.profile = st->profile_pass;
+	st->remaining_s = remaining(st, p, &mm, prior);
+}
+
+void run_status_free(struct run_status *st)
+{
+	for (size_t i = 0; i < st->n_units; i++) {
+		struct status_unit *u = &st->units[i];
+		free(u->cand);
+		free(u->label);
+		free(u->op);
+		free(u->library_sha256);
+		free(u->cause);
+	}
+	free(st->units);
+	free(st->run);
+	free(st->system_id);
+	free(st->shard);
+	memset(st, 0, sizeof *st);
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+json_t *run_status_json(const struct run_status *st)
+{
+	json_t *j = json_object(), *units = json_array(), *counts = json_object();
+	json_object_set_new(j, "schema", evidence_schema(STATUS_KIND, STATUS_VERSION));
+	json_object_set_new(j, "run", json_string(st->run));
+	json_object_set_new(j, "system_id", jstr_or_null(st->system_id));
+	json_object_set_new(j, "shard", jstr_or_null(st->shard));
+	for (size_t i = 0; i < st->n_units; i++) {
+		const struct status_unit *u = &st->units[i];
+		json_array_append_new(units, json_pack("{sssssssssisssssoso}", "candidate", u->cand,
+			"label", u->label, "operation", u->op,
+			"measure", unit_status_name(u->measure), "attempts", u->attempts,
+			"memory", unit_status_name(u->memory), "profile", unit_status_name(u->profile),
+			"cause", jstr_or_null(u->cause),
+			"t1_s", u->calibrated ? json_real(u->t1_s) : json_null()));
+	}
+	for (int s = US_PENDING; s <= US_NOT_TIMED; s++)
+		json_object_set_new(counts, unit_status_name(s), json_integer((json_int_t)st->counts[s]));
+	json_object_set_new(j, "units", units);
+	json_object_set_new(j, "counts", counts);
+	json_object_set_new(j, "open_phases", json_integer((json_int_t)st->open_phases));
+	json_object_set_new(j, "remaining_s", json_real(st->remaining_s));
+	json_object_set_new(j, "settled", json_boolean(st->settled));
+	return j;
+}
+
+void run_status_print(const struct run_status *st, FILE *out)
+{
+	fprintf(out, "status of %s (system %s%s%s)\n", st->run, st->system_id,
+		st->shard ? ", shard " : "", st->shard ? st->shard : "");
+	fprintf(out, "  %-44s %-16s %8s %-16s %-16s %s\n", "unit", "measure", "attempts",
+		"memory", "profile", "cause");
+	for (size_t i = 0; i < st->n_units; i++) {
+		const struct status_unit *u = &st->units[i];
+		char name[256];
+		snprintf(name, sizeof name, "%s/%s %s", u->cand, u->label, u->op);
+		fprintf(out, "  %-44s %-16s %8d %-16s %-16s %s\n", name, unit_status_name(u->measure),
+			u->attempts, unit_status_name(u->memory), unit_status_name(u->profile),
+			u->cause ? u->cause : "");
+	}
+	fprintf(out, "%zu unit(s): %zu complete, %zu pending, %zu failed (to retry), "
+		"%zu failed for good, %zu stale, %zu deferred, %zu not timed\n", st->n_units,
+		st->counts[US_COMPLETE], st->counts[US_PENDING], st->counts[US_FAILED],
+		st->counts[US_GIVEN_UP], st->counts[US_STALE], st->counts[US_DEFERRED],
+		st->counts[US_NOT_TIMED]);
+	if (st->open_phases)
+		fprintf(out, "%zu phase(s) begun and not ended in campaign.json: running now, "
+			"or interrupted (rerun the same command to resume)\n", st->open_phases);
+	if (st->settled)
+		fprintf(out, "settled: every unit is complete, failed for good, deferred or not timed\n");
+	else
+		fprintf(out, "not settled: about %.0f s of work left on one CPU (ETA)\n", st->remaining_s);
+}
