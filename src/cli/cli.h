@@ -34,5 +34,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_publish(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_site(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx);
 
 #endif

@@ -30,6 +30,8 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_publish
 #pragma weak cmd_validate
 #pragma weak cmd_site
+#pragma weak cmd_merge
+#pragma weak cmd_launch
 
 struct command {
 	const char *name;
@@ -54,6 +56,8 @@ static const struct command commands[] = {
 	{ "validate", cmd_validate, "recompute a dataset's statistics and regenerate its pages", 0 },
 	{ "site", cmd_site, "write the static HTML site of a dataset", 0 },
 	{ "campaign", cmd_campaign, "add, build, kat, measure, profile and report in one go", 1 },
+	{ "launch", cmd_launch, "write GNU parallel or Slurm scripts for a sharded campaign", 0 },
+	{ "merge", cmd_merge, "join the run directories of a campaign's shards into one run", 0 },
 };
 
 static void usage(FILE *out)
