@@ -829,3 +829,83 @@ json_t *survey_json(const char *cand, const struct survey_instance *si, size_t n
 	free(notes);
 	return j;
 }
+
+/* ---- joining the surveys of shards ------------------------------------------------------ */
+
+static void strlist_from(const json_t *a, struct strlist *out)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(a, i, v)
+		if (json_is_string(v))
+			sl_push(out, json_string_value(v));
+}
+
+static int tri_from(const json_t *v)
+{
+	return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+/* The inverse of instance_json: what the verdict is computed from. */
+static void instance_from_json(const json_t *j, struct survey_instance *si)
+{
+	memset(si, 0, sizeof *si);
+	si->label = xstrdup(jget_str(j, "label", ""));
+	strlist_from(json_object_get(j, "objects"), &si->objects);
+	strlist_from(json_object_get(j, "api_roots"), &si->roots);
+	strlist_from(json_object_get(j, "iccs_references"), &si->iccs_refs);
+	si->drng_called = tri_from(json_object_get(j, "drng_called"));
+	si->hash_called = tri_from(json_object_get(j, "iccs_hash_called"));
+	const json_t *hits = json_object_get(j, "hits");
+	si->hits = xcalloc(json_array_size(hits) + 1, sizeof *si->hits);
+	size_t i;
+	json_t *h;
+	json_array_foreach(hits, i, h) {
+		struct survey_hit *o = &si->hits[si->n_hits++];
+		o->kind = xstrdup(jget_str(h, "kind", ""));
+		o->match = xstrdup(jget_str(h, "match", ""));
+		o->object = xstrdup(jget_str(h, "object", ""));
+		o->symbol = xstrdup(jget_str(h, "symbol", ""));
+		o->reachable = jget_bool(h, "reachable", 0);
+		strlist_from(json_object_get(h, "reached_from"), &o->reached_from);
+	}
+}
+
+static int by_label(const void *a, const void *b)
+{
+	return strcmp(((const struct survey_instance *)a)->label,
+		      ((const struct survey_instance *)b)->label);
+}
+
+json_t *survey_join(const json_t *const *docs, size_t n, char **err)
+{
+	const char *cand = NULL, *conf_verdict = NULL, *conf_notes = NULL;
+	size_t total = 0, k = 0;
+	for (size_t d = 0; d < n; d++)
+		total += json_array_size(json_object_get(docs[d], "instances"));
+	struct survey_instance *si = xcalloc(total + 1, sizeof *si);
+	for (size_t d = 0; d < n; d++) {
+		if (!cand)
+			cand = jget_str(docs[d], "candidate", NULL);
+		if (!conf_verdict && !strcmp(jget_str(docs[d], "source", ""), "survey.conf")) {
+			conf_verdict = jget_str(docs[d], "verdict", NULL);
+			conf_notes = jget_str(docs[d], "notes", "");
+		}
+		size_t i;
+		json_t *j;
+		json_array_foreach(json_object_get(docs[d], "instances"), i, j)
+			instance_from_json(j, &si[k++]);
+	}
+	qsort(si, k, sizeof *si, by_label);
+	json_t *out = NULL;
+	for (size_t i = 1; i < k && !*err; i++)
+		if (!strcmp(si[i].label, si[i - 1].label))
+			*err = xasprintf("instance %s of %s is surveyed twice", si[i].label,
+					 cand ? cand : "?");
+	if (!*err)
+		out = survey_json(cand ? cand : "", si, k, conf_verdict, conf_notes);
+	for (size_t i = 0; i < k; i++)
+		survey_instance_free(&si[i]);
+	free(si);
+	return out;
+}

@@ -87,4 +87,11 @@ int survey_conf_lookup(const char *path, const char *id, char **verdict, char **
 json_t *survey_json(const char *cand, const struct survey_instance *si, size_t n,
 		    const char *conf_verdict, const char *conf_notes);
 
+/* One candidate's survey.json documents of several shards joined into the
+ * one a single run would have written: their instances in label order and
+ * the verdict recomputed over all of them (a survey.conf verdict is kept).
+ * NULL with *err (malloc'd; *err must be NULL on entry) when an instance
+ * appears twice. */
+json_t *survey_join(const json_t *const *docs, size_t n, char **err);
+
 #endif

@@ -1,5 +1,6 @@
 /* engine.c — see engine.h: phase set-up, units, the driver, R10. */
 #include "campaign/engine.h"
+#include "campaign/cpus.h"
 #include "campaign/rundir.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
@@ -38,6 +39,7 @@ void engine_opts_free(struct engine_opts *o)
 {
 	host_override_free(&o->ovr);
 	sl_free(&o->ids);
+	sl_free(&o->priors);
 }
 
 /* ---- units ------------------------------------------------------------------ */
@@ -422,15 +424,27 @@ int engine_env_still_equal(struct engine *e)
 
 /* ---- phase set-up --------------------------------------------------------- */
 
-/* Keep the orchestrator off the benchmark CPU when another one is allowed. */
-static void pin_housekeeping(int bench)
+/* options.candidates: the ids the run was asked for, null for "every built
+ * candidate"; kept as the union over its phases. */
+static void record_candidates(json_t *doc, const struct strlist *ids)
 {
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set))
+	json_t *opts = json_object_get(doc, "options");
+	json_t *have = json_object_get(opts, "candidates");
+	if (!ids->n || (have && json_is_null(have))) {
+		campaign_set_option(doc, "candidates", json_null());
 		return;
-	CPU_CLR(bench, &set);
-	if (CPU_COUNT(&set) > 0)
-		sched_setaffinity(0, sizeof set, &set);
+	}
+	json_t *list = json_is_array(have) ? json_deep_copy(have) : json_array();
+	for (size_t i = 0; i < ids->n; i++) {
+		size_t k;
+		json_t *v;
+		int seen = 0;
+		json_array_foreach(list, k, v)
+			seen |= !strcmp(json_string_value(v), ids->items[i]);
+		if (!seen)
+			json_array_append_new(list, json_string(ids->items[i]));
+	}
+	campaign_set_option(doc, "candidates", list);
 }
 
 struct begin_ctx {
@@ -445,18 +459,26 @@ static int begin_cb(json_t *doc, void *vctx)
 	struct engine *e = c->e;
 	if (!campaign_planning_check(doc, &e->o.planning, &c->refusal))
 		return 1;
+	if (engine_shards_check(e, doc, &c->refusal))
+		return 1;
 	if (json_is_null(json_object_get(doc, "environment_at_start")))
 		campaign_set_environment(doc, "environment_at_start", e->env);
+	json_t *shard = engine_shard_label(e);
 	campaign_add_host_check(doc, e->phase, e->cpu, json_deep_copy(c->problems));
+	json_object_set(json_array_get(json_object_get(doc, "host_checks"),
+				       json_array_size(json_object_get(doc, "host_checks")) - 1), "shard", shard);
 	campaign_add_host_problems(doc, c->problems);
 	if (e->o.ovr.allowed && json_array_size(c->problems))
-		campaign_add_override(doc, host_override_entry(e->phase, e->cpu, NULL,
+		campaign_add_override(doc, host_override_entry(e->phase, e->cpu, json_string_value(shard),
 							       &e->o.ovr, &e->problems));
 	json_t *opts = json_object_get(doc, "options");
 	json_object_set_new(opts, "counter", json_string(e->o.counter_fallback ? "fallback" : "auto"));
 	if (e->o.max_timeout_s > 0)
 		json_object_set_new(opts, "max_timeout_s", json_real(e->o.max_timeout_s));
+	record_candidates(doc, &e->o.ids);
 	e->phase_index = campaign_phase_begin(doc, e->phase);
+	json_object_set(json_array_get(json_object_get(doc, "phases"), e->phase_index), "shard", shard);
+	json_decref(shard);
 	return 0;
 }
 
@@ -472,29 +494,9 @@ static int check_host(struct engine *e)
  * (another run measuring there) rather than measure concurrently. */
 static int take_cpu(struct engine *e)
 {
-	char *lockpath = NULL;
-	e->cpu_lock_fd = lock_cpu(e->cpu, 0, &lockpath);
-	if (e->cpu_lock_fd < 0 && errno == EWOULDBLOCK) {
-		char *who = lock_holder(lockpath);
-		fprintf(stderr, "%s: benchmark CPU %d is busy: %s holds %s; waiting for it to "
-			"finish (or use --cpu N for another CPU)\n", e->phase, e->cpu,
-			who ? who : "another measuring process", lockpath);
-		free(who);
-		free(lockpath);
-		e->cpu_lock_fd = lock_cpu(e->cpu, 1, &lockpath);
-	}
-	if (e->cpu_lock_fd < 0 && interrupt_pending()) {
-		free(lockpath);
-		return -1;
-	}
-	if (e->cpu_lock_fd < 0) {
-		ngcc_error("%s: cannot lock benchmark CPU %d (%s: %s); check the lock directory "
-			   "($NGCC_PERF_LOCK_DIR or /tmp)", e->phase, e->cpu, lockpath, strerror(errno));
-		free(lockpath);
-		return -1;
-	}
-	free(lockpath);
-	return 0;
+	int want = e->o.cpu >= 0 || e->o.cpu == CPU_AUTO ? e->o.cpu : host_default_cpu();
+	e->cpu_lock_fd = cpus_take_benchmark(want, e->phase, &e->cpu);
+	return e->cpu_lock_fd < 0 ? -1 : 0;
 }
 
 /* Shards are not supported yet: one calibrate/measure worker per run. */
@@ -595,21 +597,23 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	char *joined = engine_run_dir(o);
 	e->run = path_absolute(joined);
 	free(joined);
-	e->cpu = o->cpu >= 0 ? o->cpu : host_default_cpu();
 	e->driver = ngcc_program(DRIVER_NAME);
 	if (!path_is_file(e->driver)) {
 		ngcc_error("the timing driver %s is missing; run `make` in the ngcc-perf tree", e->driver);
 		return EXIT_SYSTEM;
 	}
 	/* What there is to do first: nothing to do is an error, and it leaves
-	 * no run directory behind. */
+	 * no run directory behind.  Then the CPU: --cpu auto decides which one
+	 * the host check is of. */
 	if (list_units(e))
 		return EXIT_INPUT;
-	if (check_host(e))
+	if (engine_select_shard(e))
 		return EXIT_USAGE;
-	pin_housekeeping(e->cpu);
 	if (take_cpu(e))
 		return interrupt_pending() ? EXIT_INTERRUPTED : EXIT_USAGE;
+	if (check_host(e))
+		return EXIT_USAGE;
+	cpus_pin_housekeeping(e->cpu);
 	if (take_run(e))
 		return EXIT_USAGE;
 	if (rundir_prepare(e->run))
@@ -632,6 +636,22 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	for (size_t i = 0; i < e->not_timed.n; i++)
 		fprintf(stderr, "not timed: %s\n", e->not_timed.items[i]);
 	return EXIT_OK;
+}
+
+int engine_list_only(struct engine *e, const struct engine_opts *o, const char *phase)
+{
+	memset(e, 0, sizeof *e);
+	e->o = *o;
+	e->phase = phase;
+	e->cpu_lock_fd = -1;
+	e->run_lock_fd = -1;
+	e->cpu = -1;
+	if (o->run) {
+		char *joined = engine_run_dir(o);
+		e->run = path_absolute(joined);
+		free(joined);
+	}
+	return list_units(e) ? EXIT_INPUT : EXIT_OK;
 }
 
 struct end_ctx {
@@ -669,21 +689,26 @@ void engine_end(struct engine *e, int exit_code)
 	json_decref(c.env);
 }
 
+void engine_unit_free(struct unit *u)
+{
+	free(u->cand);
+	free(u->label);
+	free(u->op);
+	free(u->stem);
+	free(u->library);
+	free(u->library_sha256);
+	free(u->calib_error);
+	json_decref(u->inst);
+	json_decref(u->calib_process);
+}
+
 void engine_free(struct engine *e)
 {
-	for (size_t i = 0; i < e->n_units; i++) {
-		struct unit *u = &e->units[i];
-		free(u->cand);
-		free(u->label);
-		free(u->op);
-		free(u->stem);
-		free(u->library);
-		free(u->library_sha256);
-		free(u->calib_error);
-		json_decref(u->inst);
-		json_decref(u->calib_process);
-	}
+	for (size_t i = 0; i < e->n_units; i++)
+		engine_unit_free(&e->units[i]);
 	free(e->units);
+	if (e->assigned)
+		shard_assignment_free(&e->assign);
 	free(e->run);
 	free(e->driver);
 	sl_free(&e->problems);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 #include "campaign/progress.h"
+#include "campaign/shard.h"
+#include "host/background.h"
 #include "host/counter.h"
 #include "host/hostcheck.h"
 #include "method/plan.h"
@@ -39,7 +41,7 @@ void env_carry_free(struct env_carry *c);
 struct engine_opts {
 	const char *workspace;      /* absolute */
 	const char *run;            /* as given (relative to the workspace) */
-	int cpu;                    /* -1: highest allowed */
+	int cpu;                    /* -1: highest allowed; CPU_AUTO: highest free */
 	struct planning planning;
 	struct host_override ovr;
 	int redo_stale;
@@ -48,6 +50,11 @@ struct engine_opts {
 	int tty;
 	struct strlist ids;         /* candidates to include; empty: all built */
 	struct env_carry *carry;    /* shared by the phases of one command, or NULL */
+	/* method §13 */
+	struct shard_spec shard;    /* n = 0: not sharded */
+	const char *defer;          /* --defer: instances kept out of the shards */
+	int deferred_only;          /* --deferred-only: only those */
+	struct strlist priors;      /* --prior datasets or runs (shard costs) */
 };
 
 /* One instance × operation. */
@@ -86,6 +93,13 @@ struct engine {
 	struct strlist not_timed;   /* "<ID>/<label>: <why>" */
 	struct progress progress;
 	int refused;                /* an environment change stopped the phase */
+	/* method §13: the assignment this worker follows */
+	int assigned;
+	struct shard_assignment assign;
+	size_t n_elsewhere;         /* units left to other shards or the deferred worker */
+	/* R7: the background disturbance of the benchmark CPU (measure) */
+	int have_background;
+	struct background background;
 };
 
 /* What a phase did with its units, for the summary line every measuring
@@ -115,6 +129,7 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 /* Close the phase entry with exit_code and record the end environment. */
 void engine_end(struct engine *e, int exit_code);
 void engine_free(struct engine *e);
+void engine_unit_free(struct unit *u);
 
 /* A hard timeout as the phase applies it: capped by --max-timeout. */
 double engine_timeout(const struct engine *e, double timeout_s);
@@ -164,6 +179,29 @@ char *engine_run_dir(const struct engine_opts *o);
 /* u's complete timing record (records/) of the library as it is now, or
  * NULL: the memory and profile passes work only from such a record. */
 json_t *engine_timing_record(const struct engine *e, const struct unit *u);
+
+/* engine_shard.c: keep only this worker's units (--shard, --defer,
+ * --deferred-only), the assignment computed over every instance listed;
+ * 0, or -1 with a message (an unreadable --prior, a bad expression). */
+int engine_select_shard(struct engine *e);
+/* The assignment alone (e->assigned stays 0 without sharding options),
+ * and the shard of a unit under it (1 when there is none). */
+int engine_assign(struct engine *e);
+int engine_unit_shard(const struct engine *e, const struct unit *u);
+/* The units of the workspace for o (candidates, KAT states, build.json),
+ * without checking the host or taking any lock: for `plan` and `status`.
+ * EXIT_OK or EXIT_INPUT. */
+int engine_list_only(struct engine *e, const struct engine_opts *o, const char *phase);
+/* campaign.json "shards" for this worker, and the check that a resumed run
+ * follows the same assignment (0, or -1 with *why). */
+json_t *engine_shards_json(const struct engine *e);
+/* "k/n", "deferred" or null: the shard field of host checks and phases. */
+json_t *engine_shard_label(const struct engine *e);
+int engine_shards_check(const struct engine *e, json_t *doc, char **why);
+/* The background probe of this run's benchmark CPU: reused from
+ * campaign.json when the run has one for the CPU, else measured and added
+ * (method R7).  0, or -1 with a message. */
+int engine_background(struct engine *e);
 
 
 /* Options shared by calibrate, measure, memory, profile and campaign

@@ -21,9 +21,11 @@ void est_model_defaults(struct est_model *m)
 	 * write and environment check per unit, and a phase's host check,
 	 * environment captures and campaign.json updates. */
 	m->unit_overhead_s = 0.05;
-	m->phase_overhead_s = 2.5;
+	m->phase_overhead_s = 3.5;
 	m->background_s = 2.1;
 	m->profile_tick_s = 0.1;
+	m->profile_instance_s = 3.0;
+	m->memory_call_s = 0.04;
 	m->memory_pass = 1;
 	m->profile = 1;
 }
@@ -68,7 +70,8 @@ static void unit_costs(const struct estimate *est, struct est_unit *u)
 	if (u->need_measure)
 		u->measure_s = (u->plan.reused_calibration ? 0 : u->plan.estimated_s) + m->unit_overhead_s;
 	if (u->need_memory && m->memory_pass)
-		u->memory_s = S + 2 * (double)memory_calls(t1) * t1 + m->unit_overhead_s;
+		u->memory_s = S + (double)(memory_calls(t1) + 1) * (2 * t1 + m->memory_call_s) +
+			      m->unit_overhead_s;
 	if (u->need_profile && m->profile)
 		u->profile_s = S + (double)(profile_iterations(t1) + profile_warmups(t1)) * t1 +
 			       m->profile_tick_s + m->unit_overhead_s;
@@ -98,6 +101,11 @@ static void sum_instances(struct estimate *est, const regex_t *defer)
 		free(key);
 		in->total_s += u->total_s;
 		in->unknown |= u->source == EST_UNKNOWN;
+		/* one instrumented relink per instance with a profile to make */
+		if (u->profile_s > 0 && !in->relinked) {
+			in->relinked = 1;
+			in->total_s += est->model.profile_instance_s;
+		}
 	}
 	for (size_t i = 0; i < est->n_instances; i++) {
 		struct est_instance *in = &est->instances[i];
@@ -243,9 +251,10 @@ static json_t *unit_json(const struct est_unit *u)
 
 static json_t *model_json(const struct est_model *m)
 {
-	return json_pack("{sfsfsfsfsbsbsfss}", "unit_overhead_s", m->unit_overhead_s,
+	return json_pack("{sfsfsfsfsfsfsbsbsfss}", "unit_overhead_s", m->unit_overhead_s,
 			 "phase_overhead_s", m->phase_overhead_s, "background_s", m->background_s,
-			 "profile_tick_s", m->profile_tick_s, "memory_pass", m->memory_pass,
+			 "profile_tick_s", m->profile_tick_s, "profile_instance_s", m->profile_instance_s,
+			 "memory_call_s", m->memory_call_s, "memory_pass", m->memory_pass,
 			 "profile", m->profile, "unknown_instance_s", SHARD_UNKNOWN_COST_S,
 			 "retries", "none counted");
 }

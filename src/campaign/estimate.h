@@ -33,6 +33,8 @@ struct est_model {
 	double phase_overhead_s;   /* per measuring phase and shard: host check, environment, locks */
 	double background_s;       /* the once-per-run background probe */
 	double profile_tick_s;     /* the profile driver's tick-rate calibration */
+	double profile_instance_s; /* per profiled instance: instrumented relink and survey scan */
+	double memory_call_s;      /* per memory-pass call: painting and scanning its stack */
 	int memory_pass, profile;  /* which passes follow measure */
 };
 void est_model_defaults(struct est_model *m);
@@ -53,6 +55,7 @@ struct est_instance {
 	char *key;                  /* "<cand>/<label>" */
 	double total_s;
 	int unknown;                /* some unit had no figures */
+	int relinked;               /* its profile relink is counted */
 	int deferred;               /* matches --defer */
 };
 

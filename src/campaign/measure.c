@@ -3,6 +3,7 @@
  * them cheapest first, retry disturbed processes, aggregate and write one
  * timing record per unit; resume by status and fingerprint.
  */
+#include "campaign/cpus.h"
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "campaign/rundir.h"
@@ -135,9 +136,39 @@ static int refuse_stale_libraries(struct engine *e)
 
 /* ---- one unit -------------------------------------------------------------------- */
 
+static struct disturb_rule disturb_rule(const struct engine *e)
+{
+	struct disturb_rule r = {
+		.max_invol_switches = e->o.planning.max_invol_switches_per_trial,
+		.ref_clock_hz = e->ref_clock_hz,
+		.invol_per_s = e->have_background ? e->background.invol_per_s_max : 0,
+		.migrations_per_s = e->have_background ? e->background.migrations_per_s_max : 0,
+	};
+	return r;
+}
+
+/* The discarded attempt goes to attempts/disturbed/; the record lists it
+ * with the reasons it was retried. */
+static void keep_disturbed(struct engine *e, const struct unit *u, json_t *proc, int p, int a,
+			   json_t *retries)
+{
+	char *path = rundir_disturbed_path(e->run, u->cand, u->stem, p + 1, a);
+	char *dir = path_dirname(path);
+	if (mkdir_p(dir, 0755) || evidence_write(path, proc))
+		ngcc_warning("cannot keep the disturbed attempt %s: %s", path, strerror(errno));
+	char *rel = path_relative(e->run, path);
+	json_array_append_new(retries, json_pack("{sisiSOss}", "process", p + 1, "attempt", a,
+						 "reasons", json_object_get(proc, "disturbed_reasons"),
+						 "file", rel));
+	free(rel);
+	free(dir);
+	free(path);
+}
+
 /* Run the plan's processes; disturbed ones are rerun (§4.4).  Returns the
- * kept process entries. */
-static json_t *run_processes(struct engine *e, const struct unit *u, int *disturbed)
+ * kept process entries; the discarded attempts are appended to retries. */
+static json_t *run_processes(struct engine *e, const struct unit *u, int *disturbed,
+			     json_t *retries)
 {
 	const struct plan *pl = &u->plan;
 	json_t *kept = json_array();
@@ -148,6 +179,7 @@ static json_t *run_processes(struct engine *e, const struct unit *u, int *distur
 	int per_process = pl->separate_processes ? 1 : pl->trials;
 	int nproc = pl->separate_processes ? pl->trials : 1;
 	int max_attempts = 1 + e->o.planning.max_disturbed_retries;
+	struct disturb_rule rule = disturb_rule(e);
 	for (int p = 0; p < nproc; p++) {
 		for (int a = 1;; a++) {
 			json_t *proc = engine_run_driver(e, u, per_process, pl->iterations_per_trial,
@@ -156,19 +188,13 @@ static json_t *run_processes(struct engine *e, const struct unit *u, int *distur
 				json_array_append_new(kept, proc);
 				return kept; /* a non-complete process abandons the rest */
 			}
-			json_t *why = record_disturbed_reasons(proc, e->o.planning.max_invol_switches_per_trial,
-							       e->ref_clock_hz);
+			json_t *why = record_disturbed_reasons(proc, &rule);
 			json_object_set_new(proc, "disturbed_reasons", why);
 			if (!json_array_size(why) || a >= max_attempts) {
 				json_array_append_new(kept, proc);
 				break;
 			}
-			char *path = rundir_disturbed_path(e->run, u->cand, u->stem, p + 1, a);
-			char *dir = path_dirname(path);
-			if (mkdir_p(dir, 0755) || evidence_write(path, proc))
-				ngcc_warning("cannot keep the disturbed attempt %s: %s", path, strerror(errno));
-			free(dir);
-			free(path);
+			keep_disturbed(e, u, proc, p, a, retries);
 			json_decref(proc);
 			(*disturbed)++;
 		}
@@ -176,10 +202,24 @@ static json_t *run_processes(struct engine *e, const struct unit *u, int *distur
 	return kept;
 }
 
+/* The rates the disturbed rule allowed for, as the record states them. */
+static json_t *background_used(const struct engine *e)
+{
+	if (!e->have_background)
+		return json_null();
+	return json_pack("{sisssfsf}", "cpu", e->background.cpu, "utc", e->background.utc,
+			 "invol_switches_per_s", e->background.invol_per_s_max,
+			 "migrations_per_s", e->background.migrations_per_s_max);
+}
+
 static json_t *unit_record(struct engine *e, const struct unit *u, json_t *processes,
-			   int disturbed, const char *started, const char *ended,
+			   int disturbed, json_t *retries, const char *started, const char *ended,
 			   json_t *load_start, json_t *load_end)
 {
+	cpu_set_t busy;
+	cpus_busy(&busy);
+	CPU_SET(e->cpu, &busy);
+	json_t *concurrent = cpus_json(&busy), *bg = background_used(e);
 	const json_t *in = u->inst;
 	struct record_input ri = {
 		.candidate = u->cand,
@@ -207,9 +247,15 @@ static json_t *unit_record(struct engine *e, const struct unit *u, json_t *proce
 		.cpu = e->cpu,
 		.processes = processes,
 		.disturbed_retries = disturbed,
+		.retries = retries,
+		.background = bg,
+		.concurrent_cpus = concurrent,
 		.detail = u->calib_error,
 	};
-	return record_build(&ri);
+	json_t *rec = record_build(&ri);
+	json_decref(concurrent);
+	json_decref(bg);
+	return rec;
 }
 
 /* 1 complete, 0 not complete, -1 refused (R10) or not written, -2
@@ -218,11 +264,12 @@ static int measure_unit(struct engine *e, const struct unit *u)
 {
 	char started[32], ended[32];
 	int disturbed = 0;
+	json_t *retries = json_array();
 	utc_now_iso(started);
 	json_t *load_start = record_load_average();
 	json_t *processes;
 	if (u->calibrated) {
-		processes = run_processes(e, u, &disturbed);
+		processes = run_processes(e, u, &disturbed, retries);
 	} else {
 		processes = json_array();
 		if (u->calib_process)
@@ -237,7 +284,7 @@ static int measure_unit(struct engine *e, const struct unit *u)
 	json_t *load_end = record_load_average();
 	int rc = -1;
 	if (!engine_env_still_equal(e)) {
-		json_t *rec = unit_record(e, u, processes, disturbed, started, ended,
+		json_t *rec = unit_record(e, u, processes, disturbed, retries, started, ended,
 					  load_start, load_end);
 		char *path = rundir_unit_path(e->run, "records", u->cand, u->stem);
 		char *dir = path_dirname(path);
@@ -258,6 +305,7 @@ static int measure_unit(struct engine *e, const struct unit *u)
 		json_decref(rec);
 	}
 	json_decref(processes);
+	json_decref(retries);
 	json_decref(load_start);
 	json_decref(load_end);
 	return rc;
@@ -272,6 +320,14 @@ static double total_estimate(const struct measure_state *m)
 		if (m->todo[i] == TODO_RUN && m->e->units[i].calibrated)
 			s += m->e->units[i].plan.estimated_s;
 	return s;
+}
+
+static int anything_to_run(const struct measure_state *m)
+{
+	for (size_t i = 0; i < m->e->n_units; i++)
+		if (m->todo[i] == TODO_RUN && m->e->units[i].calibrated)
+			return 1;
+	return 0;
 }
 
 static int run_all(struct measure_state *m)
@@ -296,6 +352,8 @@ static int run_all(struct measure_state *m)
 			m->t.left++;
 			continue;
 		}
+		/* Shards start and end: keep off every CPU measuring now. */
+		cpus_pin_housekeeping(e->cpu);
 		progress_unit(&e->progress, ++k, u->cand, u->label, u->op);
 		int rc = measure_unit(e, u);
 		progress_done(&e->progress, u->calibrated ? u->plan.estimated_s : 0);
@@ -328,7 +386,7 @@ int engine_measure(struct engine *e)
 	}
 	engine_calibrate(e, NULL);
 	plan_units(e, m.order);
-	if (classify_all(&m) || run_all(&m))
+	if (classify_all(&m) || (anything_to_run(&m) && engine_background(e)) || run_all(&m))
 		rc = EXIT_USAGE;
 	else if (m.t.failed)
 		rc = EXIT_FAILED;

@@ -1,5 +1,6 @@
 /* merge.c — see merge.h: shard run directories joined into one run. */
 #include "campaign/merge.h"
+#include "build/survey.h"
 #include "evidence/campaign_json.h"
 #include "evidence/fsutil.h"
 #include "evidence/json.h"
@@ -134,7 +135,7 @@ static void same_key(const struct src_run *runs, size_t n, const char *key, cons
 static void same_options(const struct src_run *runs, size_t n, struct strlist *problems)
 {
 	static const char *const keys[] = { "seed_mode", "input_pool", "sampling", "memory_pass",
-					    "counter" };
+					    "counter", "candidates" };
 	const json_t *ref = json_object_get(runs[0].doc, "options");
 	for (size_t i = 1; i < n; i++) {
 		const json_t *o = json_object_get(runs[i].doc, "options");
@@ -236,12 +237,19 @@ static void same_assignment(const struct src_run *runs, size_t n, struct strlist
 	}
 }
 
+/* A candidate's survey (profile/<ID>/survey.json) covers the instances
+ * each shard profiled: the shards' surveys are joined, not duplicates. */
+static int joined_file(const char *rel)
+{
+	return str_starts_with(rel, "profile/") && str_ends_with(rel, "/survey.json");
+}
+
 /* The same file in two runs: every unit is measured by one shard. */
 static void no_duplicates(const struct src_run *runs, size_t n, struct strlist *problems)
 {
 	for (size_t i = 1; i < n; i++)
 		for (size_t f = 0; f < runs[i].files.n; f++)
-			for (size_t j = 0; j < i; j++)
+			for (size_t j = 0; j < i && !joined_file(runs[i].files.items[f]); j++)
 				if (sl_contains(&runs[j].files, runs[i].files.items[f])) {
 					sl_push_owned(problems, xasprintf("duplicate evidence %s: in %s and in %s",
 									  runs[i].files.items[f], runs[j].dir,
@@ -379,6 +387,8 @@ static json_t *joined_shards(const struct src_run *runs, size_t n)
 			json_object_get(first, "assignment_digest") : json_null());
 	json_object_set(sh, "defer", json_object_get(first, "defer") ? json_object_get(first, "defer") :
 			json_null());
+	json_object_set_new(sh, "priors", json_object_get(first, "priors") ?
+			    json_deep_copy(json_object_get(first, "priors")) : json_array());
 	json_object_set_new(sh, "merged_from", from);
 	return sh;
 }
@@ -424,9 +434,51 @@ static json_t *joined_campaign(const struct src_run *runs, size_t n, const char 
 
 /* ---- writing ------------------------------------------------------------------------ */
 
+/* Join the surveys of rel from every run holding it into dst_root. */
+static int join_survey(const struct src_run *runs, size_t n, const char *rel, const char *dst_root)
+{
+	const json_t **docs = xcalloc(n, sizeof *docs);
+	size_t k = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!sl_contains(&runs[i].files, rel))
+			continue;
+		char *path = path_join(runs[i].dir, rel), *err = NULL;
+		docs[k] = evidence_load(path, &err);
+		if (!docs[k]) {
+			ngcc_error("merge: %s", err ? err : path);
+			rc = -1;
+		} else {
+			k++;
+		}
+		free(err);
+		free(path);
+	}
+	char *err = NULL;
+	json_t *joined = rc ? NULL : survey_join(docs, k, &err);
+	char *dst = path_join(dst_root, rel), *dir = path_dirname(dst);
+	if (!rc && !joined) {
+		ngcc_error("merge: cannot join the surveys %s: %s", rel, err);
+		rc = -1;
+	} else if (!rc && (mkdir_p(dir, 0755) || evidence_write(dst, joined))) {
+		ngcc_error("merge: cannot write %s: %s", dst, strerror(errno));
+		rc = -1;
+	}
+	for (size_t i = 0; i < k; i++)
+		json_decref((json_t *)docs[i]);
+	free(docs);
+	json_decref(joined);
+	free(err);
+	free(dir);
+	free(dst);
+	return rc;
+}
+
 static int copy_evidence(const struct src_run *r, const char *dst_root)
 {
 	for (size_t f = 0; f < r->files.n; f++) {
+		if (joined_file(r->files.items[f]))
+			continue;
 		char *src = path_join(r->dir, r->files.items[f]);
 		char *dst = path_join(dst_root, r->files.items[f]);
 		char *dir = path_dirname(dst);
@@ -473,6 +525,14 @@ static int write_merged(const struct src_run *runs, size_t n, const char *into)
 		ngcc_error("merge: cannot create %s: %s", tmp, strerror(errno));
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = copy_evidence(&runs[i], tmp);
+	struct strlist surveys = STRLIST_INIT;
+	for (size_t i = 0; i < n; i++)
+		for (size_t f = 0; f < runs[i].files.n; f++)
+			if (joined_file(runs[i].files.items[f]) && !sl_contains(&surveys, runs[i].files.items[f]))
+				sl_push(&surveys, runs[i].files.items[f]);
+	for (size_t i = 0; i < surveys.n && !rc; i++)
+		rc = join_survey(runs, n, surveys.items[i], tmp);
+	sl_free(&surveys);
 	if (!rc) {
 		json_t *doc = joined_campaign(runs, n, into);
 		char *path = path_join(tmp, "campaign.json");

@@ -10,8 +10,10 @@
  * instance made from different libraries (SHA-256); and the same evidence
  * file (record, calibration, memory, profile, attempt) in two runs.
  *
- * Every evidence file is copied unchanged under the same relative path;
- * campaign.json is joined (earliest start, latest end, host checks,
+ * Every evidence file is copied unchanged under the same relative path,
+ * but for a candidate's survey (profile/<ID>/survey.json), which each shard
+ * wrote for the instances it profiled: those are joined and the verdict
+ * recomputed over all of them; campaign.json is joined (earliest start, latest end, host checks,
  * overrides, phases and background probes of every shard, their CPUs,
  * notes); locks, temporary files and size_audit.json (which `report`
  * rewrites) are not copied.  The merged run is assembled in a temporary

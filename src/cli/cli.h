@@ -36,5 +36,7 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_site(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_status(int argc, char **argv, const struct cli_ctx *ctx);
 
 #endif

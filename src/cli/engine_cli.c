@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
+#include "campaign/cpus.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -13,7 +14,8 @@
 
 const char engine_options_help[] =
 	"  --run DIR            run directory (created if missing; relative to the workspace)\n"
-	"  --cpu N              benchmark CPU (default: the highest allowed)\n"
+	"  --cpu N|auto         benchmark CPU (default: the highest allowed; auto: the\n"
+	"                       highest allowed that no other measuring process holds)\n"
 	"  --trials N           trials per operation (default 5)\n"
 	"  --trial-target S     timed seconds aimed at per trial (default 1.0)\n"
 	"  --op-budget S        timed budget per operation (default 900)\n"
@@ -21,7 +23,13 @@ const char engine_options_help[] =
 	"                       measure on a host that fails its checks; recorded\n"
 	"  --redo-stale         redo complete records whose fingerprint changed\n"
 	"  --max-timeout S      cap every process's hard timeout (tests)\n"
-	"  --counter auto|fallback  cycle counter of the drivers (default auto)\n";
+	"  --counter auto|fallback  cycle counter of the drivers (default auto)\n"
+	"  --shard K/N          measure shard K of N: the instances the greedy assignment\n"
+	"                       gives it (each shard its own --run; `ngcc-perf merge`)\n"
+	"  --defer REGEX        keep instances (<ID>/<label>) matching REGEX out of the shards\n"
+	"  --deferred-only      measure only the --defer instances (their own worker)\n"
+	"  --prior DIR          published dataset or run whose wall times weigh the\n"
+	"                       assignment (repeatable; give every shard the same)\n";
 
 static int parse_pos_double(const char *arg, const char *name, double *out)
 {
@@ -54,6 +62,10 @@ int engine_opt(struct engine_opts *o, int c, const char *arg)
 		o->run = arg;
 		return 1;
 	case 'c':
+		if (!strcmp(arg, "auto")) {
+			o->cpu = CPU_AUTO;
+			return 1;
+		}
 		return parse_int(arg, "--cpu", 0, &o->cpu) ? -1 : 1;
 	case 1001:
 		return parse_int(arg, "--trials", 1, &o->planning.trials) ? -1 : 1;
@@ -76,6 +88,24 @@ int engine_opt(struct engine_opts *o, int c, const char *arg)
 			ngcc_error("--counter is auto or fallback, not '%s'", arg);
 			return -1;
 		}
+		return 1;
+	case 1008: {
+		char *err = NULL;
+		if (shard_parse(arg, &o->shard, &err)) {
+			ngcc_error("%s", err);
+			free(err);
+			return -1;
+		}
+		return 1;
+	}
+	case 1009:
+		o->defer = arg;
+		return 1;
+	case 1010:
+		o->deferred_only = 1;
+		return 1;
+	case 1011:
+		sl_push(&o->priors, arg);
 		return 1;
 	default:
 		return 0;

@@ -22,7 +22,11 @@
 	{ "allow-unfixed-host", optional_argument, NULL, 1004 }, \
 	{ "redo-stale", no_argument, NULL, 1005 }, \
 	{ "max-timeout", required_argument, NULL, 1006 }, \
-	{ "counter", required_argument, NULL, 1007 }
+	{ "counter", required_argument, NULL, 1007 }, \
+	{ "shard", required_argument, NULL, 1008 }, \
+	{ "defer", required_argument, NULL, 1009 }, \
+	{ "deferred-only", no_argument, NULL, 1010 }, \
+	{ "prior", required_argument, NULL, 1011 }
 int engine_opt(struct engine_opts *o, int c, const char *arg);
 extern const char engine_options_help[];
 /* Parse the command line of calibrate/measure (options, then candidate

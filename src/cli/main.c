@@ -31,6 +31,8 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_validate
 #pragma weak cmd_site
 #pragma weak cmd_merge
+#pragma weak cmd_plan
+#pragma weak cmd_status
 #pragma weak cmd_launch
 
 struct command {
@@ -56,6 +58,8 @@ static const struct command commands[] = {
 	{ "validate", cmd_validate, "recompute a dataset's statistics and regenerate its pages", 0 },
 	{ "site", cmd_site, "write the static HTML site of a dataset", 0 },
 	{ "campaign", cmd_campaign, "add, build, kat, measure, profile and report in one go", 1 },
+	{ "plan", cmd_plan, "estimate the wall time of the measuring phases on 1..N CPUs", 0 },
+	{ "status", cmd_status, "every unit of a run directory and its state", 0 },
 	{ "launch", cmd_launch, "write GNU parallel or Slurm scripts for a sharded campaign", 0 },
 	{ "merge", cmd_merge, "join the run directories of a campaign's shards into one run", 0 },
 };

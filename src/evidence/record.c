@@ -142,7 +142,7 @@ static void push_owned(json_t *a, char *s)
 	free(s);
 }
 
-json_t *record_disturbed_reasons(const json_t *entry, int max_invol, double ref_hz)
+json_t *record_disturbed_reasons(const json_t *entry, const struct disturb_rule *r)
 {
 	json_t *reasons = json_array();
 	const json_t *counter = json_object_get(entry, "counter");
@@ -155,17 +155,22 @@ json_t *record_disturbed_reasons(const json_t *entry, int max_invol, double ref_
 		long long mig = jget_int(t, "migrations", 0);
 		double s = (double)jget_int(t, "ns", 0) / 1e9;
 		long long cyc = jget_int(t, "cycles", 0);
+		long max_invol = plan_disturbance_allowance(r->max_invol_switches, r->invol_per_s, s);
+		long max_mig = plan_disturbance_allowance(0, r->migrations_per_s, s);
 		if (invol > max_invol)
 			push_owned(reasons, xasprintf(
-				"trial %zu: %lld involuntary context switch(es) (max %d)",
-				i, invol, max_invol));
-		if (mig > 0)
+				"trial %zu: %lld involuntary context switch(es), allowed %ld "
+				"(max %d + background %.1f/s over %.3f s)",
+				i, invol, max_invol, r->max_invol_switches, r->invol_per_s, s));
+		if (mig > max_mig)
 			push_owned(reasons, xasprintf(
-				"trial %zu: %lld migration(s)", i, mig));
-		if (perf && ref_hz > 0 && s > 0.01 && cyc > 0 && (double)cyc / s < 0.95 * ref_hz)
+				"trial %zu: %lld migration(s), allowed %ld (background %.2f/s over %.3f s)",
+				i, mig, max_mig, r->migrations_per_s, s));
+		if (perf && r->ref_clock_hz > 0 && s > 0.01 && cyc > 0 &&
+		    (double)cyc / s < 0.95 * r->ref_clock_hz)
 			push_owned(reasons, xasprintf(
 				"trial %zu: %.3f GHz effective, below 0.95 x reference %.3f GHz",
-				i, (double)cyc / s / 1e9, ref_hz / 1e9));
+				i, (double)cyc / s / 1e9, r->ref_clock_hz / 1e9));
 	}
 	return reasons;
 }
@@ -438,7 +443,8 @@ json_t *record_build(const struct record_input *in)
 	json_object_set_new(r, "load_average_end", borrowed(in->load_average_end));
 	json_object_set_new(r, "environment", borrowed(in->environment));
 	json_object_set_new(r, "cpu", json_integer(in->cpu));
-	json_object_set_new(r, "concurrent_cpus", json_pack("[i]", in->cpu));
+	json_object_set_new(r, "concurrent_cpus", in->concurrent_cpus ? json_deep_copy(in->concurrent_cpus) :
+						    json_pack("[i]", in->cpu));
 	json_object_set_new(r, "counter", counter_summary(in->processes));
 	json_object_set_new(r, "processes", json_deep_copy(in->processes));
 	json_object_set_new(r, "trials", flat_trials_json(in->processes));
@@ -446,6 +452,8 @@ json_t *record_build(const struct record_input *in)
 	if (L)
 		set_throughput(r, in->processes, L);
 	json_object_set_new(r, "disturbed_retries", json_integer(in->disturbed_retries));
+	json_object_set_new(r, "retries", in->retries ? json_deep_copy(in->retries) : json_array());
+	json_object_set_new(r, "background", in->background ? json_deep_copy(in->background) : json_null());
 	json_object_set_new(r, "noisy", json_boolean(noisy));
 	json_object_set_new(r, "sizes", sizes_json(in->processes));
 	json_object_set_new(r, "kex", json_null());

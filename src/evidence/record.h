@@ -28,7 +28,8 @@
  *   max_trial_seconds, median_trial_cycles, throughput_MB_per_second,
  *   dispersion {sd_trial_seconds, cv_trial_seconds, spread_trial_seconds,
  *               sd_trial_cycles, cv_trial_cycles, spread_trial_cycles},
- *   disturbed_retries, noisy,
+ *   disturbed_retries, +retries [{process, attempt, reasons, file}],
+ *   +background {invol_switches_per_s, migrations_per_s, cpu, utc}, noisy,
  *   sizes {pk_bytes, sk_bytes, ct_bytes, ss_bytes, signature_bytes,
  *          digest_bytes, observed {pk|sk|ct|ss: {min, max}}},
  *   kex, build_flags, baseline_rss_bytes, peak_rss_bytes, timing_scope.
@@ -72,11 +73,18 @@ const char *record_process_status(const json_t *entry);
 /* Why this process failed, for status_detail: "" when complete. */
 const char *record_process_error(const json_t *entry);
 
-/* Disturbance rules (docs/method.md §4.4): returns a JSON array of reasons (empty
- * when not disturbed).  ref_clock_hz <= 0 or a counter other than
- * perf-user-cycles switches rule (a) off. */
-json_t *record_disturbed_reasons(const json_t *entry, int max_invol_switches,
-				 double ref_clock_hz);
+/* Disturbance rules (docs/method.md §4.4, R7 with the run's background). */
+struct disturb_rule {
+	int max_invol_switches;      /* planning constant, the base allowance */
+	double ref_clock_hz;         /* rule (a); <= 0 switches it off */
+	double invol_per_s;          /* background rates of the benchmark CPU */
+	double migrations_per_s;     /* (0: none measured: the plain rule) */
+};
+/* Returns a JSON array of reasons (empty when not disturbed): per trial,
+ * involuntary switches or migrations beyond plan_disturbance_allowance for
+ * the trial's seconds, and rule (a) — only with the perf-user-cycles
+ * counter. */
+json_t *record_disturbed_reasons(const json_t *entry, const struct disturb_rule *rule);
 
 /* Flatten the trials of the given process entries, in order.  Returns the
  * count; *out is malloc'd (NULL when 0). */
@@ -96,6 +104,10 @@ struct record_input {
 	int cpu;
 	json_t *processes;            /* kept entries, borrowed */
 	int disturbed_retries;
+	json_t *retries;              /* [{process, attempt, reasons, file}] of the
+				       * discarded attempts, borrowed (NULL: []) */
+	json_t *background;           /* the rates the rule allowed for, borrowed (NULL: null) */
+	json_t *concurrent_cpus;      /* CPUs measuring at the time, borrowed (NULL: [cpu]) */
 	const char *detail;           /* cause when no process says it (e.g. calibration) */
 };
 

@@ -5,7 +5,6 @@
 #include "util/util.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -149,12 +148,6 @@ int background_measure(int cpu, struct background *out, char **err)
 	}
 	background_rates(out);
 	return 0;
-}
-
-long background_allowance(long base, double rate_per_s, double trial_s)
-{
-	double lambda = rate_per_s > 0 && trial_s > 0 ? rate_per_s * trial_s : 0;
-	return base + (long)ceil(lambda + 3 * sqrt(lambda));
 }
 
 /* ---- JSON --------------------------------------------------------------- */

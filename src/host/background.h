@@ -18,7 +18,9 @@
  * (base: max_invol_switches_per_trial for switches, 0 for migrations; the
  * square-root term is a three-sigma margin for counts that arrive like
  * Poisson events at rate r).  On a quiet, fixed host r is 0 and the rule
- * is the plain R7 threshold.
+ * is the plain R7 threshold.  The rule itself is plan_disturbance_allowance
+ * (campaign/plan.h): it is part of the method, applied where records are
+ * made.
  */
 #ifndef NGCC_HOST_BACKGROUND_H
 #define NGCC_HOST_BACKGROUND_H
@@ -50,9 +52,6 @@ int background_measure(int cpu, struct background *out, char **err);
 
 /* Recompute the two maxima from the windows (after filling them). */
 void background_rates(struct background *b);
-
-/* The counts a trial of trial_s seconds may show (see above). */
-long background_allowance(long base, double rate_per_s, double trial_s);
 
 /* {cpu, utc, method, window_s, windows [{wall_s, invol_switches,
  * migrations}], migrations_source, invol_switches_per_s,

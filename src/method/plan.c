@@ -22,6 +22,12 @@ void planning_defaults(struct planning *p)
 	p->max_invol_switches_per_trial = 0;
 }
 
+long plan_disturbance_allowance(long base, double rate_per_s, double trial_s)
+{
+	double lambda = rate_per_s > 0 && trial_s > 0 ? rate_per_s * trial_s : 0;
+	return base + (long)ceil(lambda + 3 * sqrt(lambda));
+}
+
 double plan_kex_step_t1(double exchange_t1_s, double step_t1_s)
 {
 	return exchange_t1_s > step_t1_s ? exchange_t1_s : step_t1_s;

@@ -32,6 +32,12 @@ struct plan {
 void planning_defaults(struct planning *p);
 /* t1: cold single-call seconds; setup_s: process setup seconds. */
 void plan_compute(const struct planning *p, double t1_s, double setup_s, struct plan *out);
+/* R7 with a measured background (src/host/background.h): the involuntary
+ * switches (or migrations) a trial of trial_s seconds may show before it is
+ * disturbed, base + ceil(r·s + 3·sqrt(r·s)) for a background rate r per
+ * second; r = 0 gives base, the plain threshold. */
+long plan_disturbance_allowance(long base, double rate_per_s, double trial_s);
+
 /* KEX single steps (docs/method.md §4.2 step 1): t1 := max(exchange t1, step t1). */
 double plan_kex_step_t1(double exchange_t1_s, double step_t1_s);
 

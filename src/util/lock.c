@@ -84,10 +84,15 @@ char *lock_holder(const char *path)
 	return who;
 }
 
-int lock_cpu(int cpu, int wait, char **path)
+char *lock_cpu_path(int cpu)
 {
 	const char *dir = getenv("NGCC_PERF_LOCK_DIR");
-	*path = xasprintf("%s/ngcc-perf-cpu%d.lock", dir && *dir ? dir : "/tmp", cpu);
+	return xasprintf("%s/ngcc-perf-cpu%d.lock", dir && *dir ? dir : "/tmp", cpu);
+}
+
+int lock_cpu(int cpu, int wait, char **path)
+{
+	*path = lock_cpu_path(cpu);
 	int fd = lock_path(*path, 1, wait);
 	if (fd >= 0)
 		write_holder(fd);

@@ -21,5 +21,7 @@ int lock_cpu(int cpu, int wait, char **path);
  * "pid 1234: ngcc-perf -C ws measure ...", or NULL when unknown (an old
  * holder, or one no longer running). */
 char *lock_holder(const char *path);
+/* That lock's path (malloc'd). */
+char *lock_cpu_path(int cpu);
 
 #endif

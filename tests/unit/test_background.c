@@ -1,8 +1,8 @@
 /*
- * test_background.c — the background disturbance probe and its allowance
- * (R7 with a measured background): the allowance formula at its edges
- * (r = 0 is the plain threshold), the maxima over windows, the JSON round
- * trip, a real probe on an allowed CPU, and a refused pinning.
+ * test_background.c — the background disturbance probe (R7 with a
+ * measured background): the maxima over windows, the JSON round trip, a
+ * real probe on an allowed CPU, and a refused pinning.  The allowance it
+ * feeds is tested with the planning rules (test_plan.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,22 +13,6 @@
 #include <cmocka.h>
 
 #include "host/background.h"
-
-static void test_allowance(void **state)
-{
-	(void)state;
-	/* A quiet host: the plain R7 threshold. */
-	assert_int_equal(background_allowance(0, 0, 1.0), 0);
-	assert_int_equal(background_allowance(2, 0, 5.0), 2);
-	/* r·s = 100: 100 + 3·10 = 130. */
-	assert_int_equal(background_allowance(0, 100, 1.0), 130);
-	assert_int_equal(background_allowance(0, 50, 2.0), 130);
-	/* r·s = 2: 2 + 3·1.414.. = 6.24.. → 7; plus the base. */
-	assert_int_equal(background_allowance(1, 4, 0.5), 8);
-	/* Nonsense inputs never lower the threshold. */
-	assert_int_equal(background_allowance(0, -5, 1.0), 0);
-	assert_int_equal(background_allowance(0, 10, -1.0), 0);
-}
 
 static void test_rates_and_json(void **state)
 {
@@ -101,7 +85,6 @@ static void test_probe_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_allowance),
 		cmocka_unit_test(test_rates_and_json),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_probe_refused),

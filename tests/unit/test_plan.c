@@ -215,9 +215,27 @@ static void test_kex_step(void **state)
 	assert_int_equal(plan_for(plan_kex_step_t1(0.002, 1e-7), 0.01).iterations_per_trial, 500);
 }
 
+/* R7 with a measured background rate. */
+static void test_disturbance_allowance(void **state)
+{
+	(void)state;
+	/* A quiet host: the plain threshold. */
+	assert_int_equal(plan_disturbance_allowance(0, 0, 1.0), 0);
+	assert_int_equal(plan_disturbance_allowance(2, 0, 5.0), 2);
+	/* r·s = 100: 100 + 3·10 = 130. */
+	assert_int_equal(plan_disturbance_allowance(0, 100, 1.0), 130);
+	assert_int_equal(plan_disturbance_allowance(0, 50, 2.0), 130);
+	/* r·s = 2: 2 + 3·1.414.. = 6.24.. → 7; plus the base. */
+	assert_int_equal(plan_disturbance_allowance(1, 4, 0.5), 8);
+	/* Nonsense inputs never lower the threshold. */
+	assert_int_equal(plan_disturbance_allowance(0, -5, 1.0), 0);
+	assert_int_equal(plan_disturbance_allowance(0, 10, -1.0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_disturbance_allowance),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_target_range),

@@ -101,7 +101,8 @@ static void test_key_order(void **state)
 		"cpu", "concurrent_cpus", "counter", "processes", "trials", "measurements",
 		"guide_100_measurements_met", "mean_seconds", "mean_cycles", "operations_per_second",
 		"median_trial_seconds", "min_trial_seconds", "max_trial_seconds", "median_trial_cycles",
-		"throughput_MB_per_second", "dispersion", "disturbed_retries", "noisy", "sizes", "kex",
+		"throughput_MB_per_second", "dispersion", "disturbed_retries", "retries", "background",
+		"noisy", "sizes", "kex",
 		"build_flags", "baseline_rss_bytes", "peak_rss_bytes", "timing_scope",
 	};
 	char *dr = driver_json("complete", 1, 100, 1000000, 2000000, 0, 4096);
@@ -220,17 +221,30 @@ static void test_disturbed(void **state)
 	char *quiet = driver_json("complete", 2, 10, 100000000, 200000000, 0, 1);
 	char *noisy = driver_json("complete", 2, 10, 100000000, 200000000, 2, 1);
 	json_t *q = entry_from(quiet, 1, 0, 0, 1), *n = entry_from(noisy, 1, 0, 0, 1);
-	json_t *r = record_disturbed_reasons(q, 0, 2e9);
+	struct disturb_rule plain = { 0, 2e9, 0, 0 }, five = { 5, 2e9, 0, 0 }, slow = { 0, 3e9, 0, 0 };
+	json_t *r = record_disturbed_reasons(q, &plain);
 	assert_int_equal(json_array_size(r), 0);
 	json_decref(r);
-	r = record_disturbed_reasons(n, 0, 2e9);
+	r = record_disturbed_reasons(n, &plain);
 	assert_int_equal(json_array_size(r), 2);
 	json_decref(r);
-	r = record_disturbed_reasons(n, 5, 2e9);
+	r = record_disturbed_reasons(n, &five);
 	assert_int_equal(json_array_size(r), 0);
 	json_decref(r);
+	/* A background of 10 switches/s allows ceil(1 + 3) = 4 in each 0.1 s
+	 * trial: the two switches are background, not a disturbance. */
+	struct disturb_rule bg = { 0, 2e9, 10, 0 };
+	r = record_disturbed_reasons(n, &bg);
+	assert_int_equal(json_array_size(r), 0);
+	json_decref(r);
+	/* A background of 0.001/s allows ceil(0.0001 + 0.03) = 1: 2 is beyond. */
+	struct disturb_rule low = { 0, 2e9, 1e-3, 0 };
+	r = record_disturbed_reasons(n, &low);
+	assert_int_equal(json_array_size(r), 2);
+	assert_non_null(strstr(json_string_value(json_array_get(r, 0)), "allowed 1"));
+	json_decref(r);
 	/* Rule (a): 2 GHz effective against a 3 GHz reference clock. */
-	r = record_disturbed_reasons(q, 0, 3e9);
+	r = record_disturbed_reasons(q, &slow);
 	assert_int_equal(json_array_size(r), 2);
 	assert_non_null(strstr(json_string_value(json_array_get(r, 0)), "GHz"));
 	json_decref(r);

@@ -1,0 +1,107 @@
+/*
+ * cmd_plan.c — `ngcc-perf plan [ID...] [--run DIR] [--prior DATASET]...
+ * [options]`: how long the measuring phases will take (method §2, §4).
+ */
+#include "campaign/inspect.h"
+#include "cli/cli.h"
+#include "cli/engine_cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void plan_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ngcc-perf [-C DIR] plan [ID...] [--run DIR] [--prior DATASET]... [options]\n"
+		"\n"
+		"Estimate the wall time of the measuring phases (calibrate, measure, the\n"
+		"memory pass, profile) per instance and operation, and in total on 1..N\n"
+		"benchmark CPUs with the greedy shard assignment of `--shard`; name the\n"
+		"instances that alone exceed a balanced shard (candidates for --defer)\n"
+		"and the most expensive operations.  t1 and S come from the run's\n"
+		"calibrations (`ngcc-perf calibrate --run DIR` makes them quickly), else\n"
+		"from prior datasets' records, else the instance counts 60 s.  Work the\n"
+		"run already holds costs nothing.  Build and KAT are not included.\n"
+		"\n"
+		"Options:\n"
+		"  --run DIR            use this run's calibrations, planning and progress\n"
+		"  --prior DATASET      published dataset or run with earlier records (repeatable)\n"
+		"  --cpus N             totals on 1..N CPUs (default: the CPUs allowed here)\n"
+		"  --defer REGEX        count matching instances as one worker of their own\n"
+		"  --trials N, --trial-target S, --op-budget S   planning, as for measure\n"
+		"                       (a run's own planning constants win)\n"
+		"  --no-memory-pass     measure without the memory pass\n"
+		"  --no-profile         no profile phase\n"
+		"  --top N              most expensive operations listed (default 15)\n"
+		"  --json               one ngcc-perf/plan/1 JSON document instead of the table\n"
+		"  -h, --help           show this help\n"
+		"\n"
+		"Exit: 0 estimated; 2 usage error; 3 nothing built to plan for, or an\n"
+		"unreadable run or prior.\n");
+}
+
+int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	enum { OPT_JSON = 2000, OPT_CPUS, OPT_NO_MEMORY, OPT_NO_PROFILE, OPT_TOP };
+	static const struct option opts[] = {
+		ENGINE_LONG_OPTIONS,
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "no-memory-pass", no_argument, NULL, OPT_NO_MEMORY },
+		{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct engine_opts o;
+	struct inspect_opts io = { 0, 0, 1, 1, 15 };
+	int c, rc = EXIT_OK;
+	char *end;
+	engine_opts_init(&o, ctx->workspace, ctx->tty);
+	while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			io.json = 1;
+			break;
+		case OPT_CPUS:
+			io.max_cpus = (int)strtol(optarg, &end, 10);
+			if (*end || io.max_cpus < 1 || io.max_cpus > 4096) {
+				ngcc_error("plan: --cpus takes a number of CPUs from 1 to 4096, not '%s'", optarg);
+				rc = EXIT_USAGE;
+			}
+			break;
+		case OPT_NO_MEMORY:
+			io.memory_pass = 0;
+			break;
+		case OPT_NO_PROFILE:
+			io.profile = 0;
+			break;
+		case OPT_TOP:
+			io.top = (size_t)strtoul(optarg, &end, 10);
+			if (*end) {
+				ngcc_error("plan: --top takes a number, not '%s'", optarg);
+				rc = EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			plan_usage(stdout);
+			engine_opts_free(&o);
+			return EXIT_OK;
+		default: {
+			int r = engine_opt(&o, c, optarg);
+			if (r <= 0) {
+				if (!r)
+					plan_usage(stderr);
+				rc = EXIT_USAGE;
+			}
+		}
+		}
+	}
+	for (int i = optind; i < argc && !rc; i++)
+		sl_push(&o.ids, argv[i]);
+	if (!rc)
+		rc = inspect_plan(&o, &io);
+	engine_opts_free(&o);
+	return rc;
+}

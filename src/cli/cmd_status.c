@@ -1,0 +1,74 @@
+/*
+ * cmd_status.c — `ngcc-perf status --run DIR [--json]`: every unit of work
+ * of a run directory and its state (method §11.2, §13).
+ */
+#include "campaign/inspect.h"
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static void status_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ngcc-perf [-C DIR] status --run DIR [--json]\n"
+		"\n"
+		"List every unit of work (instance x operation) the run directory is\n"
+		"responsible for — its candidates, or its shard's share of them, or the\n"
+		"shards it was merged from — with the state of its timing record\n"
+		"(complete; pending; failed, with the cause and the attempts made, to\n"
+		"be retried by the next measure; failed for good after 3 attempts;\n"
+		"stale, of another library; deferred; not timed, with the reason),\n"
+		"its memory and profile records, the totals and an estimate of the\n"
+		"work left.  Nothing is measured and no lock is taken.\n"
+		"\n"
+		"Options:\n"
+		"  --run DIR     the run directory (relative to the workspace)\n"
+		"  --json        one ngcc-perf/status/1 JSON document instead of the table\n"
+		"  -h, --help    show this help\n"
+		"\n"
+		"Exit: 0 settled (every unit complete, failed for good, deferred or not\n"
+		"timed: a sharded campaign goes on to its report); 1 work is left;\n"
+		"2 usage error; 3 DIR is not a run directory, or no unit is its.\n");
+}
+
+int cmd_status(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	enum { OPT_JSON = 256 };
+	static const struct option opts[] = {
+		{ "run", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct engine_opts o;
+	struct inspect_opts io = { 0 };
+	int c;
+	engine_opts_init(&o, ctx->workspace, ctx->tty);
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			o.run = optarg;
+			break;
+		case OPT_JSON:
+			io.json = 1;
+			break;
+		case 'h':
+			status_usage(stdout);
+			engine_opts_free(&o);
+			return EXIT_OK;
+		default:
+			status_usage(stderr);
+			engine_opts_free(&o);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		ngcc_error("status takes no operands (the run directory says what it covers)");
+		engine_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	int rc = inspect_status(&o, &io);
+	engine_opts_free(&o);
+	return rc;
+}
