@@ -60,18 +60,6 @@ static void list_files(const char *root, const char *rel, struct strlist *out)
 	free(dir);
 }
 
-static char *shard_name(const json_t *doc)
-{
-	const json_t *sh = json_object_get(doc, "shards");
-	const json_t *k = json_object_get(sh, "shard");
-	long long n = jget_int(sh, "n", 1);
-	if (json_is_integer(k))
-		return xasprintf("%lld/%lld", json_integer_value(k), n);
-	if (json_is_string(k))
-		return xasprintf("%s of %lld", json_string_value(k), n);
-	return xstrdup("unsharded");
-}
-
 static int open_run(struct src_run *r, const char *dir)
 {
 	char *err = NULL;
@@ -92,7 +80,9 @@ static int open_run(struct src_run *r, const char *dir)
 		free(err);
 		return -1;
 	}
-	r->shard = shard_name(r->doc);
+	r->shard = campaign_shard_name(r->doc);
+	if (!r->shard)
+		r->shard = xstrdup("unsharded");
 	list_files(dir, "", &r->files);
 	return 0;
 }

@@ -31,19 +31,6 @@ const char *unit_status_name(enum unit_status s)
 	return status_names[s];
 }
 
-/* "k/n" from campaign.json's shards {n, shard}; NULL when unsharded. */
-static char *shard_label(const json_t *doc)
-{
-	const json_t *sh = json_object_get(doc, "shards");
-	const json_t *k = json_object_get(sh, "shard");
-	long long n = jget_int(sh, "n", 1);
-	if (json_is_integer(k))
-		return xasprintf("%lld/%lld", json_integer_value(k), n);
-	if (json_is_string(k))
-		return xasprintf("%s of %lld", json_string_value(k), n);
-	return NULL;
-}
-
 static int has_phase(const json_t *doc, const char *name)
 {
 	size_t i;
@@ -81,7 +68,7 @@ int run_status_open(struct run_status *st, const char *run, char **err)
 	if (!doc)
 		return -1;
 	st->system_id = xstrdup(jget_str(doc, "system_id", "?"));
-	st->shard = shard_label(doc);
+	st->shard = campaign_shard_name(doc);
 	const json_t *opts = json_object_get(doc, "options");
 	st->memory_pass = jget_bool(opts, "memory_pass", 1);
 	/* Profiling is a phase of its own (campaign runs it, measure does

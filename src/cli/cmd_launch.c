@@ -215,7 +215,7 @@ int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx)
 		sl_push(&o.ids, argv[i]);
 	if (check_options(&o))
 		goto done;
-	char *self = ngcc_program("ngcc-perf");
+	char *self = ngcc_self();
 	o.ngcc = self;
 	o.workspace = ctx->workspace;
 	char *rel = out ? xstrdup(out) : xasprintf("%s.shards", o.run);

@@ -24,6 +24,7 @@
 #include "driver/ops.h"
 #include "driver/procmem.h"
 #include "host/counter.h"
+#include "host/threadcounts.h"
 #include "proc/spawn.h"
 
 #include <getopt.h>
@@ -65,27 +66,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-}
-
-/* Migrations of this thread so far: the scheduler's own count when the
- * kernel exposes it (/proc/thread-self/sched, CONFIG_SCHED_DEBUG), else -1
- * and the caller falls back to comparing sched_getcpu() around a trial. */
-static long nr_migrations(void)
-{
-	FILE *f = fopen("/proc/thread-self/sched", "r");
-	char line[256];
-	long n = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, "se.nr_migrations", 16)) {
-			char *colon = strchr(line, ':');
-			if (colon)
-				n = strtol(colon + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return n;
 }
 
 /* ---- options ----------------------------------------------------------- */
@@ -201,26 +181,20 @@ static long timed_calls(struct op_ctx *k, long iters, struct counter *c,
  * (the trial is then not recorded). */
 static int run_trial(struct op_ctx *k, long iters, struct counter *c, struct trial_rec *t)
 {
-	struct rusage r0, r1;
-	long mig0 = nr_migrations();
-	int cpu0 = sched_getcpu();
-	getrusage(RUSAGE_THREAD, &r0);
+	struct thread_counts a, b;
+	thread_counts_read(&a);
 	long done = timed_calls(k, iters, c, &t->cycles, &t->ns);
-	getrusage(RUSAGE_THREAD, &r1);
+	thread_counts_read(&b);
 	if (done != iters)
 		return -1;
-	long mig1 = nr_migrations();
 	t->calls = (uint64_t)iters;
 	if (c->kind == COUNTER_NONE)
 		t->cycles = 0;
-	t->invol = r1.ru_nivcsw - r0.ru_nivcsw;
-	t->vol = r1.ru_nvcsw - r0.ru_nvcsw;
-	t->minflt = r1.ru_minflt - r0.ru_minflt;
-	t->majflt = r1.ru_majflt - r0.ru_majflt;
-	if (mig0 >= 0 && mig1 >= 0)
-		t->migrations = mig1 - mig0;
-	else
-		t->migrations = sched_getcpu() != cpu0;
+	t->invol = b.invol - a.invol;
+	t->vol = b.vol - a.vol;
+	t->minflt = b.minflt - a.minflt;
+	t->majflt = b.majflt - a.majflt;
+	t->migrations = thread_counts_migrations(&a, &b);
 	return 0;
 }
 
@@ -261,9 +235,7 @@ static json_t *meta_json(const struct options *o, const struct op_ctx *k)
 	json_object_set_new(j, "trials_requested", json_integer(o->trials));
 	json_object_set_new(j, "iterations_per_trial", json_integer(o->iters));
 	json_object_set_new(j, "runtime", json_string(m && m->runtime ? m->runtime : ""));
-	json_object_set_new(j, "migrations_source", json_string(nr_migrations() >= 0 ?
-		"se.nr_migrations of /proc/thread-self/sched" :
-		"sched_getcpu() before and after each trial (1 if it changed)"));
+	json_object_set_new(j, "migrations_source", json_string(thread_counts_migrations_source()));
 	return j;
 }
 

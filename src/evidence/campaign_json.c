@@ -366,6 +366,18 @@ void campaign_add_note(json_t *doc, const char *note)
 	json_array_append_new(notes, json_string(note));
 }
 
+char *campaign_shard_name(const json_t *doc)
+{
+	const json_t *sh = json_object_get(doc, "shards");
+	const json_t *k = json_object_get(sh, "shard");
+	long long n = jget_int(sh, "n", 1);
+	if (json_is_integer(k))
+		return xasprintf("%lld/%lld", json_integer_value(k), n);
+	if (json_is_string(k))
+		return xasprintf("%s of %lld", json_string_value(k), n);
+	return NULL;
+}
+
 void campaign_set_option(json_t *doc, const char *key, json_t *value)
 {
 	json_t *opts = json_object_get(doc, "options");

@@ -63,6 +63,9 @@ void campaign_add_host_problems(json_t *doc, const json_t *problems);
 void campaign_add_override(json_t *doc, json_t *entry /* stolen */);
 void campaign_set_environment(json_t *doc, const char *key, const json_t *env);
 void campaign_add_note(json_t *doc, const char *note);
+/* The run's place in a sharded campaign from shards {n, shard}: "k/n",
+ * "deferred of n", or NULL for an unsharded (or merged) run.  Caller frees. */
+char *campaign_shard_name(const json_t *doc);
 /* Set options.<key> (value stolen), e.g. memory_pass. */
 void campaign_set_option(json_t *doc, const char *key, json_t *value);
 

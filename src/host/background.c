@@ -2,6 +2,7 @@
  * benchmark CPU and derive the per-trial allowance. */
 #include "host/background.h"
 #include "evidence/json.h"
+#include "host/threadcounts.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -10,59 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
-#define MIGRATIONS_SCHED "se.nr_migrations of /proc/thread-self/sched"
-#define MIGRATIONS_CPU "sched_getcpu() before and after"
 #define BACKGROUND_RULE "disturbed beyond base + ceil(r*s + 3*sqrt(r*s)), r the highest window rate, s the trial's seconds"
-
-/* ---- thread counts ----------------------------------------------------- */
-
-/* The scheduler's own migration count of this thread when the kernel
- * exposes it (CONFIG_SCHED_DEBUG), else -1. */
-static long nr_migrations(void)
-{
-	FILE *f = fopen("/proc/thread-self/sched", "r");
-	char line[256];
-	long n = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, "se.nr_migrations", 16)) {
-			char *colon = strchr(line, ':');
-			if (colon)
-				n = strtol(colon + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return n;
-}
-
-void thread_counts_read(struct thread_counts *c)
-{
-	struct rusage r;
-	memset(c, 0, sizeof *c);
-	c->nr_migrations = nr_migrations();
-	c->cpu = sched_getcpu();
-	if (getrusage(RUSAGE_THREAD, &r) == 0) {
-		c->invol = r.ru_nivcsw;
-		c->vol = r.ru_nvcsw;
-		c->minflt = r.ru_minflt;
-		c->majflt = r.ru_majflt;
-	}
-}
-
-long thread_counts_migrations(const struct thread_counts *a, const struct thread_counts *b)
-{
-	if (a->nr_migrations >= 0 && b->nr_migrations >= 0)
-		return b->nr_migrations - a->nr_migrations;
-	return a->cpu != b->cpu;
-}
-
-const char *thread_counts_migrations_source(void)
-{
-	return nr_migrations() >= 0 ? MIGRATIONS_SCHED : MIGRATIONS_CPU;
-}
 
 /* ---- the measurement --------------------------------------------------- */
 
@@ -132,7 +82,8 @@ int background_measure(int cpu, struct background *out, char **err)
 	memset(out, 0, sizeof *out);
 	out->cpu = cpu;
 	utc_now_iso(out->utc);
-	out->migrations_source = thread_counts_migrations_source();
+	snprintf(out->migrations_source, sizeof out->migrations_source, "%s",
+		 thread_counts_migrations_source());
 	struct spin_job job = { cpu, out, 0 };
 	pthread_t th;
 	int rc = pthread_create(&th, NULL, spin_windows, &job);
@@ -166,7 +117,7 @@ json_t *background_json(const struct background *b)
 						     "getrusage(RUSAGE_THREAD) and migrations per window"));
 	json_object_set_new(j, "window_s", json_real(BACKGROUND_WINDOW_S));
 	json_object_set_new(j, "windows", ws);
-	json_object_set_new(j, "migrations_source", jstr_or_null(b->migrations_source));
+	json_object_set_new(j, "migrations_source", json_string(b->migrations_source));
 	json_object_set_new(j, "invol_switches_per_s", json_real(b->invol_per_s_max));
 	json_object_set_new(j, "migrations_per_s", json_real(b->migrations_per_s_max));
 	json_object_set_new(j, "rule", json_string(BACKGROUND_RULE));
@@ -181,8 +132,8 @@ int background_from_json(const json_t *j, struct background *out)
 		return -1;
 	out->cpu = (int)jget_int(j, "cpu", -1);
 	snprintf(out->utc, sizeof out->utc, "%s", jget_str(j, "utc", ""));
-	const char *src = jget_str(j, "migrations_source", "");
-	out->migrations_source = !strcmp(src, MIGRATIONS_SCHED) ? MIGRATIONS_SCHED : MIGRATIONS_CPU;
+	snprintf(out->migrations_source, sizeof out->migrations_source, "%s",
+		 jget_str(j, "migrations_source", ""));
 	size_t i;
 	json_t *w;
 	json_array_foreach(ws, i, w) {

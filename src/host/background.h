@@ -40,7 +40,7 @@ struct background {
 	char utc[32];
 	int n_windows;
 	struct background_window w[BACKGROUND_WINDOWS];
-	const char *migrations_source;   /* static string */
+	char migrations_source[64];
 	double invol_per_s_max;          /* max over windows of count / wall_s */
 	double migrations_per_s_max;
 };
@@ -59,18 +59,5 @@ void background_rates(struct background *b);
  * object). */
 json_t *background_json(const struct background *b);
 int background_from_json(const json_t *j, struct background *out);
-
-/* Thread-level scheduling counts, shared with the timing driver's trials. */
-struct thread_counts {
-	long invol, vol, minflt, majflt;
-	long nr_migrations;   /* -1: the kernel does not expose it */
-	int cpu;              /* sched_getcpu() when read */
-};
-void thread_counts_read(struct thread_counts *c);
-/* Migrations between two reads: the scheduler's count when available,
- * else whether the CPU changed. */
-long thread_counts_migrations(const struct thread_counts *a, const struct thread_counts *b);
-/* The static name of the migration source used by thread_counts_read. */
-const char *thread_counts_migrations_source(void);
 
 #endif

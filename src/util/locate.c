@@ -140,3 +140,11 @@ const char *ngcc_bindir_origin(void)
 }
 
 char *ngcc_program(const char *name) { return path_join(ngcc_bindir(), name); }
+
+char *ngcc_self(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	return xstrdup(exe);
+}

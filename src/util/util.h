@@ -123,6 +123,9 @@ char *ngcc_program(const char *name); /* bindir/name */
 /* How evidence names ngcc-perf's own tree (ngcc_home()), so that no
  * absolute path of this installation is recorded (docs/method.md §11.1). */
 #define NGCC_TREE_TAG "<ngcc-perf>"
+/* The absolute path of the running executable (for scripts that call us
+ * again, e.g. `launch`); "" when /proc cannot tell. */
+char *ngcc_self(void);
 
 /* Time. */
 double mono_now(void);                 /* CLOCK_MONOTONIC seconds */
