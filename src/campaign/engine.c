@@ -628,8 +628,9 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	json_decref(c.problems);
 	if (rc) {
 		if (c.refusal)
-			ngcc_error("%s: %s; resume %s with the planning options it was started with, "
-				   "or use another --run", phase, c.refusal, e->run);
+			ngcc_error("%s: %s; resume %s with the options it was started with "
+				   "(planning, --shard, --defer, --prior), or use another --run",
+				   phase, c.refusal, e->run);
 		free(c.refusal);
 		return rc > 0 ? EXIT_USAGE : rc == CAMPAIGN_CORRUPT ? EXIT_INPUT : EXIT_SYSTEM;
 	}

@@ -115,10 +115,18 @@ int engine_select_shard(struct engine *e)
 	if (!e->assigned)
 		return 0;
 	keep_mine(e);
-	fprintf(stderr, "%s: %s: %zu unit(s) here, %zu left to %s (assignment %.12s…)\n", e->phase,
-		e->o.deferred_only ? "deferred worker" : "shard", e->n_units, e->n_elsewhere,
-		e->o.deferred_only ? "the shards" : "other shards or the deferred worker",
-		e->assign.digest);
+	char *name = e->o.deferred_only ? xstrdup("deferred worker") :
+		     xasprintf("shard %d/%d", e->o.shard.n ? e->o.shard.k : 1,
+			       e->o.shard.n ? e->o.shard.n : 1);
+	if (!e->n_units)
+		fprintf(stderr, "%s: %s: no instance is assigned to this worker (%zu unit(s) elsewhere); "
+			"nothing to measure here\n", e->phase, name, e->n_elsewhere);
+	else
+		fprintf(stderr, "%s: %s: %zu unit(s) here, %zu left to %s (assignment %.12s…)\n",
+			e->phase, name, e->n_units, e->n_elsewhere,
+			e->o.deferred_only ? "the shards" : "other shards or the deferred worker",
+			e->assign.digest);
+	free(name);
 	return 0;
 }
 
@@ -230,9 +238,15 @@ int engine_background(struct engine *e)
 		}
 		if (campaign_update(e->o.workspace, e->run, add_background_cb, e) < 0)
 			return -1;
-		fprintf(stderr, "%s: background of CPU %d: %.1f involuntary switch(es)/s, %.2f migration(s)/s "
-			"(trials are retried only beyond it)\n", e->phase, e->cpu,
-			e->background.invol_per_s_max, e->background.migrations_per_s_max);
+		if (e->background.contended)
+			fprintf(stderr, "%s: CPU %d is busy: another task took the CPU from the background "
+				"probe in %d of %d windows; trials are retried by the plain rule (R7)\n",
+				e->phase, e->cpu, e->background.n_windows - e->background.quiet_windows,
+				e->background.n_windows);
+		else
+			fprintf(stderr, "%s: background of CPU %d: %.1f involuntary switch(es)/s, "
+				"%.2f migration(s)/s (trials are retried only beyond it)\n", e->phase,
+				e->cpu, e->background.invol_per_s_max, e->background.migrations_per_s_max);
 	}
 	e->have_background = 1;
 	return 0;

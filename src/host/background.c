@@ -8,11 +8,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BACKGROUND_RULE "disturbed beyond base + ceil(r*s + 3*sqrt(r*s)), r the highest window rate, s the trial's seconds"
+#define BACKGROUND_RULE "disturbed beyond base + ceil(r*s + 3*sqrt(r*s)), r the highest rate of a window " \
+	"in which the probe got at least min_cpu_share of the CPU (0 when under half of them did), " \
+	"s the trial's seconds"
 
 /* ---- the measurement --------------------------------------------------- */
 
@@ -32,6 +35,13 @@ static void spin_until(double end)
 			sink += i;
 }
 
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void *spin_windows(void *arg)
 {
 	struct spin_job *job = arg;
@@ -47,12 +57,13 @@ static void *spin_windows(void *arg)
 	for (int i = 0; i < BACKGROUND_WINDOWS; i++) {
 		struct thread_counts a, b;
 		thread_counts_read(&a);
-		double t0 = mono_now();
+		double c0 = thread_cpu_s(), t0 = mono_now();
 		spin_until(t0 + BACKGROUND_WINDOW_S);
-		double t1 = mono_now();
+		double t1 = mono_now(), c1 = thread_cpu_s();
 		thread_counts_read(&b);
 		struct background_window *w = &job->out->w[i];
 		w->wall_s = t1 - t0;
+		w->cpu_s = c1 - c0;
 		w->invol_switches = b.invol - a.invol;
 		w->migrations = thread_counts_migrations(&a, &b);
 	}
@@ -64,10 +75,12 @@ void background_rates(struct background *b)
 {
 	b->invol_per_s_max = 0;
 	b->migrations_per_s_max = 0;
+	b->quiet_windows = 0;
 	for (int i = 0; i < b->n_windows; i++) {
 		const struct background_window *w = &b->w[i];
-		if (!(w->wall_s > 0))
+		if (!(w->wall_s > 0) || w->cpu_s < BACKGROUND_MIN_SHARE * w->wall_s)
 			continue;
+		b->quiet_windows++;
 		double inv = (double)w->invol_switches / w->wall_s;
 		double mig = (double)w->migrations / w->wall_s;
 		if (inv > b->invol_per_s_max)
@@ -75,6 +88,9 @@ void background_rates(struct background *b)
 		if (mig > b->migrations_per_s_max)
 			b->migrations_per_s_max = mig;
 	}
+	b->contended = 2 * b->quiet_windows < b->n_windows;
+	if (b->contended)
+		b->invol_per_s_max = b->migrations_per_s_max = 0;
 }
 
 int background_measure(int cpu, struct background *out, char **err)
@@ -107,7 +123,8 @@ json_t *background_json(const struct background *b)
 {
 	json_t *ws = json_array();
 	for (int i = 0; i < b->n_windows; i++)
-		json_array_append_new(ws, json_pack("{sfsIsI}", "wall_s", b->w[i].wall_s,
+		json_array_append_new(ws, json_pack("{sfsfsIsI}", "wall_s", b->w[i].wall_s,
+						    "cpu_s", b->w[i].cpu_s,
 						    "invol_switches", (json_int_t)b->w[i].invol_switches,
 						    "migrations", (json_int_t)b->w[i].migrations));
 	json_t *j = json_object();
@@ -116,8 +133,11 @@ json_t *background_json(const struct background *b)
 	json_object_set_new(j, "method", json_string("a thread pinned to the benchmark CPU spins in user mode; "
 						     "getrusage(RUSAGE_THREAD) and migrations per window"));
 	json_object_set_new(j, "window_s", json_real(BACKGROUND_WINDOW_S));
+	json_object_set_new(j, "min_cpu_share", json_real(BACKGROUND_MIN_SHARE));
 	json_object_set_new(j, "windows", ws);
 	json_object_set_new(j, "migrations_source", json_string(b->migrations_source));
+	json_object_set_new(j, "quiet_windows", json_integer(b->quiet_windows));
+	json_object_set_new(j, "contended", json_boolean(b->contended));
 	json_object_set_new(j, "invol_switches_per_s", json_real(b->invol_per_s_max));
 	json_object_set_new(j, "migrations_per_s", json_real(b->migrations_per_s_max));
 	json_object_set_new(j, "rule", json_string(BACKGROUND_RULE));
@@ -138,6 +158,7 @@ int background_from_json(const json_t *j, struct background *out)
 	json_t *w;
 	json_array_foreach(ws, i, w) {
 		out->w[i].wall_s = jget_real(w, "wall_s", 0);
+		out->w[i].cpu_s = jget_real(w, "cpu_s", 0);
 		out->w[i].invol_switches = (long)jget_int(w, "invol_switches", 0);
 		out->w[i].migrations = (long)jget_int(w, "migrations", 0);
 	}
