@@ -1,6 +1,6 @@
 /* cpus.c — see cpus.h: benchmark CPU locks, --cpu auto, housekeeping. */
 #include "campaign/cpus.h"
-#include "campaign/lock.h"
+#include "util/lock.h"
 #include "util/util.h"
 
 #include <errno.h>

@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #include "campaign/progress.h"
-#include "campaign/shard.h"
 #include "host/background.h"
+#include "method/shard.h"
 #include "host/counter.h"
 #include "host/hostcheck.h"
 #include "method/plan.h"

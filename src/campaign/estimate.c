@@ -2,7 +2,7 @@
 #include "campaign/estimate.h"
 #include "campaign/memory.h"
 #include "campaign/profile.h"
-#include "campaign/shard.h"
+#include "method/shard.h"
 #include "evidence/json.h"
 #include "util/util.h"
 

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "campaign/plan.h"
+#include "method/plan.h"
 
 enum est_source { EST_CALIBRATION, EST_PRIOR, EST_UNKNOWN };
 

@@ -2,7 +2,7 @@
 #include "campaign/merge.h"
 #include "build/survey.h"
 #include "evidence/campaign_json.h"
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "host/env.h"
 #include "util/util.h"

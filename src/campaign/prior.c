@@ -1,6 +1,6 @@
 /* prior.c — see prior.h: costs known from earlier datasets and runs. */
 #include "campaign/prior.h"
-#include "evidence/fsutil.h"
+#include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "util/util.h"

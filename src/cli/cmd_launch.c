@@ -5,7 +5,7 @@
  * do).  Nothing is started: the command prints how to start them.
  */
 #include "campaign/launch.h"
-#include "campaign/shard.h"
+#include "method/shard.h"
 #include "cli/cli.h"
 
 #include <getopt.h>

@@ -6,21 +6,20 @@
 # shard given no instance says so and succeeds; a resumed shard with
 # another --defer is refused; merge joins the two runs into a settled run
 # that reports; `plan --defer` counts the deferred worker apart.
+# shared: example-built
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+. "$NGCC_SRC/tests/e2e/lib.bash"
 ws=$(mktemp -d /tmp/ngcc-e2e-defer.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
-export NGCC_PERF_LOCK_DIR=$ws/locks
-mkdir -p "$NGCC_PERF_LOCK_DIR"
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 plan=(--trial-target 0.02 --trials 2 --op-budget 5 --allow-unfixed-host=test --no-memory-pass)
 defer=(--defer 'ExampleKEM-256$')
 
-ngcc add "$NGCC_SRC/examples/ExampleKEM" --id examplekem >/dev/null
-ngcc build >/dev/null 2>&1 || fail "build"
-ngcc kat >/dev/null 2>&1 || fail "kat"
+# The example package comes added and built (shared/example-built.sh).
+shared_copy example-built "$ws"
 
 records() { (cd "$ws/$1/records/examplekem" 2>/dev/null && ls | tr '\n' ' '); }
 

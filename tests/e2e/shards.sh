@@ -2,7 +2,7 @@
 # shards.sh — a campaign split into 2 shards on the real job engines joins
 # into a run that behaves like a single run (method §13):
 #
-#   reference   `campaign` of the example KEM in one run (short plan);
+#   reference   the suite's shared `campaign` of the example KEM, one run;
 #   parallel    `launch parallel --shards 2`, its script run: build and KAT
 #               once, two shards as GNU parallel jobs on two CPUs, merge,
 #               status, report;
@@ -16,26 +16,30 @@
 # the same summary line.  merge must refuse to join a shard with the
 # reference run (the same records twice).  An engine that cannot start
 # here is skipped with its reason (exit 77 when both are).
+# shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+. "$NGCC_SRC/tests/e2e/lib.bash"
 . "$NGCC_SRC/tests/lib/engines.sh"
 ws=$(mktemp -d /tmp/ngcc-e2e-shards.XXXXXX)
 trap 'slurm_stop; rm -rf "$ws"' EXIT
-# The shards take their CPUs with --cpu auto; their locks stay in this test.
-export NGCC_PERF_LOCK_DIR=$ws/locks
+# The shards take their CPUs with --cpu auto under the suite's CPU locks
+# (tests/run-tests), or this test's own when run alone; the suite pins each
+# test to one CPU, and shards side by side need every CPU of the machine.
+export NGCC_PERF_LOCK_DIR=${NGCC_PERF_LOCK_DIR:-$ws/locks}
 mkdir -p "$NGCC_PERF_LOCK_DIR"
+taskset -pc "$(cat /sys/devices/system/cpu/online)" $$ >/dev/null 2>&1 || true
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-plan=(--trial-target 0.02 --trials 2 --op-budget 5 --allow-unfixed-host=test)
+# The plan of the shared campaign (tests/e2e/shared/example-campaign.sh).
+plan=(--trial-target 0.01 --trials 2 --allow-unfixed-host=test)
 ncpus=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 
-ngcc add "$NGCC_SRC/examples/ExampleKEM" --id examplekem >/dev/null
-
 # --- the reference: one run ----------------------------------------------
-ngcc campaign examplekem --run runs/one "${plan[@]}" --out rep-one >"$ws/one.out" 2>&1 ||
-	fail "reference campaign: $(tail -20 "$ws/one.out")"
-ngcc publish --run runs/one --dataset ds-one --publish-unfixed >/dev/null
+shared_copy example-campaign "$ws"
+ngcc report --run runs/c --out rep-one >/dev/null || fail "report of the reference run"
+ngcc publish --run runs/c --dataset ds-one --publish-unfixed >/dev/null
 ngcc validate ds-one >"$ws/validate-one.txt" || fail "reference validate: $(cat "$ws/validate-one.txt")"
 
 # A merged run: settled, both shards recorded, pages and validate like the
@@ -79,7 +83,7 @@ if parallel_check; then
 	check_merged par
 	# A shard and the single run hold the same records: refused, named.
 	rc=0
-	ngcc merge runs/par.shards/shard-1 runs/one --into runs/bad >"$ws/bad.out" 2>&1 || rc=$?
+	ngcc merge runs/par.shards/shard-1 runs/c --into runs/bad >"$ws/bad.out" 2>&1 || rc=$?
 	[ "$rc" = 2 ] || fail "merge of overlapping runs exited $rc"
 	grep -q 'duplicate evidence records/examplekem/' "$ws/bad.out" || fail "$(cat "$ws/bad.out")"
 	[ ! -e "$ws/runs/bad" ] || fail "a refused merge wrote runs/bad"

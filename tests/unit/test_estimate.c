@@ -22,7 +22,7 @@
 #include "util/util.h"
 #include "campaign/memory.h"
 #include "campaign/profile.h"
-#include "campaign/shard.h"
+#include "method/shard.h"
 
 #define assert_near(a, b) do { \
 		double a_ = (a), b_ = (b); \

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "campaign/shard.h"
+#include "method/shard.h"
 
 static void test_parse(void **state)
 {

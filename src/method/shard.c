@@ -1,5 +1,5 @@
 /* shard.c — see shard.h: the greedy, deterministic shard assignment. */
-#include "campaign/shard.h"
+#include "method/shard.h"
 #include "util/util.h"
 
 #include <stdint.h>
