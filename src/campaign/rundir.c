@@ -111,37 +111,35 @@ static void move_aside(const char *run, const struct resume_kind *k, const char 
 	}
 }
 
-enum resume_action rundir_resume(const char *run, const struct resume_kind *k,
-				 const char *cand, const char *stem, const void *fp,
-				 int redo_stale, json_t **doc, char **why)
+/* What the rule says for a file in state st (see rundir.h). */
+static enum resume_action decide(const char *run, const struct resume_kind *k, const char *cand,
+				 const char *stem, enum unit_state st, int redo_stale)
+{
+	switch (st) {
+	case UNIT_MISSING:
+		return RESUME_RUN;
+	case UNIT_DONE:
+		return RESUME_KEEP;
+	case UNIT_STALE:
+		return redo_stale || k->stale_redone ? RESUME_RUN : RESUME_STALE;
+	case UNIT_CORRUPT:
+	case UNIT_REDO:
+		break;
+	}
+	return rundir_attempts(run, k->dir, cand, stem) + 1 >= RUNDIR_MAX_ATTEMPTS ?
+	       RESUME_GIVE_UP : RESUME_RUN;
+}
+
+static enum resume_action classify_and_decide(const char *run, const struct resume_kind *k,
+					      const char *cand, const char *stem, const void *fp,
+					      int redo_stale, enum unit_state *st, json_t **doc,
+					      char **why)
 {
 	char *path = rundir_unit_path(run, k->dir, cand, stem), *reason = NULL;
 	json_t *d = NULL;
-	enum unit_state st = unit_file_classify(path, k->format, fp, &d, &reason);
-	enum resume_action a = RESUME_RUN;
+	*st = unit_file_classify(path, k->format, fp, &d, &reason);
 	free(path);
-	switch (st) {
-	case UNIT_MISSING:
-		break;
-	case UNIT_DONE:
-		a = RESUME_KEEP;
-		break;
-	case UNIT_STALE:
-		if (redo_stale || k->stale_redone)
-			move_aside(run, k, cand, stem);
-		else
-			a = RESUME_STALE;
-		break;
-	case UNIT_CORRUPT:
-		ngcc_warning("%s; treated as not complete", reason);
-		/* fall through */
-	case UNIT_REDO:
-		if (rundir_attempts(run, k->dir, cand, stem) + 1 >= RUNDIR_MAX_ATTEMPTS)
-			a = RESUME_GIVE_UP;
-		else
-			move_aside(run, k, cand, stem);
-		break;
-	}
+	enum resume_action a = decide(run, k, cand, stem, *st, redo_stale);
 	if (a != RESUME_KEEP && a != RESUME_GIVE_UP) {
 		json_decref(d);
 		d = NULL;
@@ -155,4 +153,30 @@ enum resume_action rundir_resume(const char *run, const struct resume_kind *k,
 	else
 		free(reason);
 	return a;
+}
+
+enum resume_action rundir_resume(const char *run, const struct resume_kind *k,
+				 const char *cand, const char *stem, const void *fp,
+				 int redo_stale, json_t **doc, char **why)
+{
+	enum unit_state st;
+	char *reason = NULL;
+	enum resume_action a = classify_and_decide(run, k, cand, stem, fp, redo_stale, &st, doc,
+						   &reason);
+	if (st == UNIT_CORRUPT)
+		ngcc_warning("%s; treated as not complete", reason);
+	if (a == RESUME_RUN && st != UNIT_MISSING)
+		move_aside(run, k, cand, stem);
+	if (why)
+		*why = reason;
+	else
+		free(reason);
+	return a;
+}
+
+enum resume_action rundir_resume_peek(const char *run, const struct resume_kind *k,
+				      const char *cand, const char *stem, const void *fp,
+				      enum unit_state *state, char **why)
+{
+	return classify_and_decide(run, k, cand, stem, fp, 0, state, NULL, why);
 }

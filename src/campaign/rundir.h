@@ -67,6 +67,13 @@ enum resume_action rundir_resume(const char *run, const struct resume_kind *k,
 				 const char *cand, const char *stem, const void *fp,
 				 int redo_stale, json_t **doc, char **why);
 
+/* The same decision without acting on it (nothing is moved, nothing
+ * printed; --redo-stale not given): what the next run of the phase will
+ * do with the unit, for `status`.  *state gets the file's state. */
+enum resume_action rundir_resume_peek(const char *run, const struct resume_kind *k,
+				      const char *cand, const char *stem, const void *fp,
+				      enum unit_state *state, char **why);
+
 /* Remove stale temporary files in dir and every folder below it. */
 void rundir_sweep(const char *dir);
 

@@ -91,43 +91,75 @@ static struct status_unit *new_unit(struct run_status *st, const char *cand, con
 	return u;
 }
 
-/* The state of one evidence file of the unit (the run directory's resume
- * rule); *attempts counts this file too.  same_library: a complete file
- * of another library is stale (records and memory records name the timed
- * library; profiles their instrumented one). */
-static enum unit_status file_state(const struct run_status *st, const char *kind,
-				   const char *schema_kind, int version, int same_library,
+/* The formats as status reads them.  Records and memory records name the
+ * timed library, so one of another library is stale; a profile names its
+ * instrumented relink, which status does not rebuild to compare, so any
+ * complete profile counts as current (profile redoes it if need be). */
+static int any_inputs(const json_t *doc, const void *ctx, char **why)
+{
+	(void)doc;
+	(void)ctx;
+	(void)why;
+	return 1;
+}
+
+static const struct unit_format record_view = { RECORD_KIND, RECORD_VERSION, "record",
+						 unit_match_library };
+static const struct unit_format memory_view = { MEMORY_KIND, MEMORY_VERSION, "memory record",
+						 unit_match_library };
+static const struct unit_format profile_view = { PROFILE_KIND, PROFILE_VERSION, "profile",
+						  any_inputs };
+/* stale_redone as the phases set it: a memory record of another library is
+ * simply redone, a timing record is refused without --redo-stale. */
+static const struct resume_kind record_kind = { "records", &record_view, 0 };
+static const struct resume_kind memory_kind = { MEMORY_KIND, &memory_view, 1 };
+static const struct resume_kind profile_kind = { "profile", &profile_view, 0 };
+
+/* The record's own account of why it is not complete. */
+static char *failure_cause(const char *run, const char *dir, const struct status_unit *u,
+			   const char *stem, const char *why)
+{
+	char *path = rundir_unit_path(run, dir, u->cand, stem);
+	json_t *doc = evidence_load(path, NULL);
+	const char *detail = jget_str(doc, "status_detail", NULL);
+	char *cause = detail ? xasprintf("%s: %s", jget_str(doc, "status", "?"), detail) :
+		      xstrdup(why ? why : "not complete");
+	json_decref(doc);
+	free(path);
+	return cause;
+}
+
+/* The state of one evidence file of the unit: what the run directory's
+ * resume rule (rundir_resume) will do with it, read without acting on
+ * it.  *attempts counts this file too. */
+static enum unit_status file_state(const struct run_status *st, const struct resume_kind *k,
 				   const struct status_unit *u, int *attempts, char **cause)
 {
-	char *stem = rundir_stem(u->label, u->op);
-	char *path = rundir_unit_path(st->run, kind, u->cand, stem);
-	int earlier = rundir_attempts(st->run, kind, u->cand, stem);
+	char *stem = rundir_stem(u->label, u->op), *why = NULL;
+	enum unit_state fs;
+	const void *fp = u->library_sha256 ? u->library_sha256 : "";
+	enum resume_action a = rundir_resume_peek(st->run, k, u->cand, stem, fp, &fs, &why);
 	enum unit_status s;
-	*attempts = earlier;
-	if (!path_exists(path)) {
-		s = earlier >= RUNDIR_MAX_ATTEMPTS ? US_GIVEN_UP : US_PENDING;
-	} else {
-		char *why = NULL;
-		json_t *doc = evidence_load(path, &why);
-		*attempts = earlier + 1;
-		if (!doc || evidence_check_schema(doc, schema_kind, version)) {
-			s = US_FAILED;
-			*cause = xasprintf("corrupt %s: %s", path, why ? why : "unknown schema");
-		} else if (!strcmp(jget_str(doc, "status", ""), ST_COMPLETE)) {
-			const char *lib = jget_str(doc, "library_sha256", NULL);
-			s = same_library && u->library_sha256 && lib && strcmp(lib, u->library_sha256) ?
-			    US_STALE : US_COMPLETE;
-		} else {
-			s = US_FAILED;
-			*cause = xasprintf("%s: %s", jget_str(doc, "status", "?"),
-					   jget_str(doc, "status_detail", "no detail recorded"));
-		}
-		json_decref(doc);
-		free(why);
-	}
-	if (s == US_FAILED && *attempts >= RUNDIR_MAX_ATTEMPTS)
+	*attempts = rundir_attempts(st->run, k->dir, u->cand, stem) + (fs != UNIT_MISSING);
+	switch (a) {
+	case RESUME_KEEP:
+		s = US_COMPLETE;
+		break;
+	case RESUME_STALE:
+		s = US_STALE;
+		*cause = xstrdup(why ? why : "made from other inputs");
+		break;
+	case RESUME_GIVE_UP:
 		s = US_GIVEN_UP;
-	free(path);
+		*cause = failure_cause(st->run, k->dir, u, stem, why);
+		break;
+	default:
+		s = fs == UNIT_MISSING || fs == UNIT_STALE ? US_PENDING : US_FAILED;
+		if (s == US_FAILED)
+			*cause = failure_cause(st->run, k->dir, u, stem, why);
+		break;
+	}
+	free(why);
 	free(stem);
 	return s;
 }
@@ -167,9 +199,8 @@ void run_status_add(struct run_status *st, const char *cand, const char *label, 
 	char *ignored = NULL;
 	u->library_sha256 = library_sha256 ? xstrdup(library_sha256) : NULL;
 	u->profiled = profiled;
-	u->measure = file_state(st, "records", RECORD_KIND, RECORD_VERSION, 1, u, &u->attempts, &u->cause);
-	u->memory = !st->memory_pass ? US_OFF :
-		    file_state(st, "memory", MEMORY_KIND, MEMORY_VERSION, 1, u, &n, &ignored);
+	u->measure = file_state(st, &record_kind, u, &u->attempts, &u->cause);
+	u->memory = !st->memory_pass ? US_OFF : file_state(st, &memory_kind, u, &n, &ignored);
 	free(ignored);
 	ignored = NULL;
 	if (!profiled || !st->profile_pass)
@@ -177,7 +208,7 @@ void run_status_add(struct run_status *st, const char *cand, const char *label, 
 	else if (relink_refused(st, u))
 		u->profile = US_GIVEN_UP;
 	else
-		u->profile = file_state(st, "profile", PROFILE_KIND, PROFILE_VERSION, 0, u, &n, &ignored);
+		u->profile = file_state(st, &profile_kind, u, &n, &ignored);
 	free(ignored);
 	read_calibration(st, u);
 }
