@@ -157,7 +157,7 @@ static void keep_disturbed(struct engine *e, const struct unit *u, json_t *proc,
 	if (mkdir_p(dir, 0755) || evidence_write(path, proc))
 		ngcc_warning("cannot keep the disturbed attempt %s: %s", path, strerror(errno));
 	char *rel = path_relative(e->run, path);
-	json_array_append_new(retries, json_pack("{sisiSOss}", "process", p + 1, "attempt", a,
+	json_array_append_new(retries, json_pack("{sisisOss}", "process", p + 1, "attempt", a,
 						 "reasons", json_object_get(proc, "disturbed_reasons"),
 						 "file", rel));
 	free(rel);

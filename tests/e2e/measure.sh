@@ -220,6 +220,10 @@ retries = 0
 for f in recs:
     r = json.load(open(f"{run}/records/toykem/{f}"))
     retries += r["disturbed_retries"]
+    # every rerun is listed with why it happened and the file it left
+    assert len(r["retries"]) == r["disturbed_retries"], r["retries"]
+    for x in r["retries"]:
+        assert x["reasons"] and os.path.isfile(os.path.join(run, x["file"])), x
     for p in r["processes"]:
         assert p["attempt"] >= 1 and p["attempt"] <= 4
         # The kept attempt is the last one: if it is still disturbed, all
