@@ -22,7 +22,7 @@ void est_model_defaults(struct est_model *m)
 	 * environment captures and campaign.json updates. */
 	m->unit_overhead_s = 0.05;
 	m->phase_overhead_s = 3.5;
-	m->background_s = 2.1;
+	m->background_s = 1.1;
 	m->profile_tick_s = 0.1;
 	m->profile_instance_s = 3.0;
 	m->memory_call_s = 0.04;

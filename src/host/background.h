@@ -35,7 +35,7 @@
 #include <jansson.h>
 
 #define BACKGROUND_WINDOWS 8
-#define BACKGROUND_WINDOW_S 0.25
+#define BACKGROUND_WINDOW_S 0.125
 #define BACKGROUND_MIN_SHARE 0.9
 
 struct background_window {
