@@ -24,10 +24,11 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 . "$NGCC_SRC/tests/lib/engines.sh"
 ws=$(mktemp -d /tmp/ngcc-e2e-shards.XXXXXX)
 trap 'slurm_stop; rm -rf "$ws"' EXIT
-# The shards take their CPUs with --cpu auto under the suite's CPU locks
-# (tests/run-tests), or this test's own when run alone; the suite pins each
-# test to one CPU, and shards side by side need every CPU of the machine.
-export NGCC_PERF_LOCK_DIR=${NGCC_PERF_LOCK_DIR:-$ws/locks}
+# Shards side by side need every CPU of the machine: the suite pins each
+# test to one CPU (tests/run-tests), so this test widens its own set, and
+# keeps its CPU locks to itself so that it never waits for another test's
+# measurement (nor they for its shards; no test asserts timings).
+export NGCC_PERF_LOCK_DIR=$ws/locks
 mkdir -p "$NGCC_PERF_LOCK_DIR"
 taskset -pc "$(cat /sys/devices/system/cpu/online)" $$ >/dev/null 2>&1 || true
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
