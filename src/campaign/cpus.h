@@ -1,5 +1,5 @@
 /*
- * cpus.h — benchmark and housekeeping CPUs (method §13).
+ * cpus.h — benchmark and housekeeping CPUs (docs/method.md §13).
  *
  * A benchmark CPU is taken with its host-wide lock (lock_cpu), so one
  * measuring process runs per CPU across every run and shard on the host.

@@ -50,7 +50,7 @@ struct engine_opts {
 	int tty;
 	struct strlist ids;         /* candidates to include; empty: all built */
 	struct env_carry *carry;    /* shared by the phases of one command, or NULL */
-	/* method §13 */
+	/* docs/method.md §13 */
 	struct shard_spec shard;    /* n = 0: not sharded */
 	const char *defer;          /* --defer: instances kept out of the shards */
 	int deferred_only;          /* --deferred-only: only those */
@@ -93,7 +93,7 @@ struct engine {
 	struct strlist not_timed;   /* "<ID>/<label>: <why>" */
 	struct progress progress;
 	int refused;                /* an environment change stopped the phase */
-	/* method §13: the assignment this worker follows */
+	/* docs/method.md §13: the assignment this worker follows */
 	int assigned;
 	struct shard_assignment assign;
 	size_t n_elsewhere;         /* units left to other shards or the deferred worker */

@@ -1,8 +1,9 @@
 /*
- * engine_shard.c — a measuring worker's share of the campaign (method
- * §13) and its benchmark CPU's background disturbance (R7): which units
- * this shard or the deferred worker measures, what campaign.json records
- * of it, and the probe the disturbed rule allows for.
+ * engine_shard.c — a measuring worker's share of the campaign
+ * (docs/method.md §13) and its benchmark CPU's background disturbance
+ * (R7, §4.4): which units this shard or the deferred worker measures,
+ * what campaign.json records of it, and the probe the disturbed rule
+ * allows for.
  */
 #include "campaign/engine.h"
 #include "campaign/prior.h"

@@ -1,6 +1,6 @@
 /*
  * estimate.h — how long the measuring phases of a campaign will take
- * (`ngcc-perf plan`, method §2 and §4): per unit (instance × operation)
+ * (`ngcc-perf plan`, docs/method.md §2 and §4): per unit (instance × operation)
  * the §4.2 plan and the seconds of calibration, measure, memory pass and
  * profile still to do; per instance their sum; and the wall time on 1…N
  * benchmark CPUs with the §13 shard assignment.

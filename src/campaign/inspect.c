@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Only reference builds are profiled (method §10.1). */
+/* Only reference builds are profiled (docs/method.md §10.1). */
 static int profiled(const struct unit *u)
 {
 	return !strcmp(jget_str(u->inst, "variant", "reference"), "reference");

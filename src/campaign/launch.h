@@ -1,6 +1,6 @@
 /*
  * launch.h — scripts that run a sharded campaign on existing job engines
- * (`ngcc-perf launch parallel|slurm`, method §13): GNU parallel on this
+ * (`ngcc-perf launch parallel|slurm`, docs/method.md §13): GNU parallel on this
  * machine's benchmark CPUs (or on several machines with --sshlogin, each
  * its own system), or a Slurm job array.  ngcc-perf schedules nothing
  * itself; the engines start the shards and the scripts only chain our

@@ -161,7 +161,7 @@ static void same_host_state(const struct src_run *runs, size_t n, struct strlist
 		}
 }
 
-/* The R10 keys across CPUs (method §3): one system, one environment. */
+/* The R10 keys across CPUs (docs/method.md §3): one system, one environment. */
 static void same_environment(const struct src_run *runs, size_t n, struct strlist *problems)
 {
 	const json_t *ref = json_object_get(runs[0].doc, "environment_at_start");

@@ -1,6 +1,6 @@
 /*
  * merge.h — join the run directories of one system's shards into one run
- * (`ngcc-perf merge RUN... --into RUN`, method §13) that reports,
+ * (`ngcc-perf merge RUN... --into RUN`, docs/method.md §13) that reports,
  * publishes and validates like a run measured in one go.
  *
  * Refused, with every offending file named: runs of different systems or

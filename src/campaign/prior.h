@@ -1,6 +1,6 @@
 /*
  * prior.h — what earlier campaigns tell about the cost of this one
- * (method §4 planning, §13 shard costs): the timing records of published
+ * (docs/method.md §4 planning, §13 shard costs): the timing records of published
  * datasets (`<dataset>/data/<SYS>/records/`) or of run directories
  * (`<run>/records/`) given with --prior.
  *

@@ -164,7 +164,7 @@ static enum unit_status file_state(const struct run_status *st, const struct res
 	return s;
 }
 
-/* A profile refused for the whole instance (LTO objects, method §10.1). */
+/* A profile refused for the whole instance (LTO objects, docs/method.md §10.1). */
 static int relink_refused(const struct run_status *st, const struct status_unit *u)
 {
 	char *rel = xasprintf("profile/%s/%s__RELINK_FAILED.json", u->cand, u->label);

@@ -1,6 +1,6 @@
 /*
  * runstatus.h — the state of every unit of work in a run directory
- * (`ngcc-perf status --run DIR`, method §11.2 and §13): per unit
+ * (`ngcc-perf status --run DIR`, docs/method.md §11.2 and §13): per unit
  * (instance × operation) its timing record's state with attempts and
  * cause, its memory and profile records, and its calibration figures; the
  * totals; and whether the run is settled, i.e. every unit is complete,

@@ -1,7 +1,7 @@
 /*
  * cmd_launch.c — `ngcc-perf launch parallel|slurm [ID...] --run RUN
  * --shards N [options]`: write the scripts that run a sharded campaign on
- * GNU parallel or Slurm (method §13; src/campaign/launch.h says what they
+ * GNU parallel or Slurm (docs/method.md §13; src/campaign/launch.h says what they
  * do).  Nothing is started: the command prints how to start them.
  */
 #include "campaign/launch.h"

@@ -1,6 +1,6 @@
 /*
  * cmd_merge.c — `ngcc-perf merge RUN... --into RUN [--replace]`: join the
- * run directories of one system's shards into one run (method §13).
+ * run directories of one system's shards into one run (docs/method.md §13).
  */
 #include "campaign/merge.h"
 #include "cli/cli.h"

@@ -1,6 +1,6 @@
 /*
  * cmd_plan.c — `ngcc-perf plan [ID...] [--run DIR] [--prior DATASET]...
- * [options]`: how long the measuring phases will take (method §2, §4).
+ * [options]`: how long the measuring phases will take (docs/method.md §2, §4).
  */
 #include "campaign/inspect.h"
 #include "cli/cli.h"

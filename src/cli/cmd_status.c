@@ -1,6 +1,6 @@
 /*
  * cmd_status.c — `ngcc-perf status --run DIR [--json]`: every unit of work
- * of a run directory and its state (method §11.2, §13).
+ * of a run directory and its state (docs/method.md §11.2, §13).
  */
 #include "campaign/inspect.h"
 #include "cli/cli.h"

@@ -1,7 +1,7 @@
 /*
  * background.h — the host's background disturbance on a benchmark CPU, and
  * what it lets a trial show before the trial counts as disturbed (R7,
- * method §4.4).
+ * docs/method.md §4.4).
  *
  * On a virtual machine nearly every trial of a second sees involuntary
  * context switches that no rerun avoids: the hypervisor and the host's own

@@ -1,5 +1,5 @@
 /*
- * shard.h — which shard measures which instance (method §13).
+ * shard.h — which shard measures which instance (docs/method.md §13).
  *
  * Instances (keys "<cand>/<label>") are placed greedily, longest first, on
  * the least-loaded of n shards; their cost is a prior estimate of the wall

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shards.sh — a campaign split into 2 shards on the real job engines joins
-# into a run that behaves like a single run (method §13):
+# into a run that behaves like a single run (docs/method.md §13):
 #
 #   reference   the suite's shared `campaign` of the example KEM, one run;
 #   parallel    `launch parallel --shards 2`, its script run: build and KAT

@@ -1,5 +1,5 @@
 /*
- * test_shard.c — the shard assignment of method §13: "k/n" parsing, greedy
+ * test_shard.c — the shard assignment of docs/method.md §13: "k/n" parsing, greedy
  * longest-first placement on the least-loaded shard, ties by key, unknown
  * costs, --defer, the hashed fallback for keys not in the map, and a digest
  * that depends on the assignment only (not on input order).
