@@ -9,12 +9,13 @@ the pages a single run gives, up to the measured values.  Compared:
     row, its number of rows and the first cell of every row;
   - per CSV file: the header row, the number of rows and the first cell
     of every row;
-  - per SVG file: the number of elements of each kind.
+  - per SVG file: the marks (one per data point) in order, each by its
+    title with the numbers left out (axes and grid lines follow the
+    values, so they are not compared).
 
 Digits are not compared anywhere else; they are the measurements.  Prints
 each difference and exits 1 when there is one.
 """
-import collections
 import os
 import re
 import sys
@@ -51,8 +52,13 @@ def csv_shape(text):
     return (lines[:1], len(lines), [l.split(",")[0] for l in lines[1:]])
 
 
+# a number standing alone, not a digit inside a name like ExampleKEM-128
+NUMBER = re.compile(r"(?<![A-Za-z0-9_-])[-+]?\d[\d.,]*(?:e[-+]?\d+)?")
+
+
 def svg_shape(text):
-    return sorted(collections.Counter(re.findall(r"<([a-zA-Z]+)[\s>/]", text)).items())
+    marks = re.findall(r'<g class="mark"><title>(.*?)</title>', text)
+    return [NUMBER.sub("#", m) for m in marks]
 
 
 SHAPES = {".md": md_shape, ".csv": csv_shape, ".svg": svg_shape}
