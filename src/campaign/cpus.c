@@ -1,5 +1,6 @@
 /* cpus.c — see cpus.h: benchmark CPU locks, --cpu auto, housekeeping. */
 #include "campaign/cpus.h"
+#include "util/interrupt.h"
 #include "util/lock.h"
 #include "util/util.h"
 
@@ -92,12 +93,15 @@ int cpus_take_benchmark(int cpu, const char *phase, int *taken)
 	}
 	fd = lock_cpu(cpu, 0, &path);
 	if (fd < 0 && errno == EWOULDBLOCK) {
-		fprintf(stderr, "%s: benchmark CPU %d is busy (another measuring process holds %s); waiting\n",
-			phase, cpu, path);
+		char *who = lock_holder(path);
+		fprintf(stderr, "%s: benchmark CPU %d is busy: %s holds %s; waiting for it to "
+			"finish (or use --cpu N for another CPU)\n", phase, cpu,
+			who ? who : "another measuring process", path);
+		free(who);
 		free(path);
 		fd = lock_cpu(cpu, 1, &path);
 	}
-	if (fd < 0)
+	if (fd < 0 && !interrupt_pending())
 		ngcc_error("%s: cannot lock benchmark CPU %d (%s: %s); check the lock directory "
 			   "($NGCC_PERF_LOCK_DIR or /tmp)", phase, cpu, path, strerror(errno));
 	free(path);

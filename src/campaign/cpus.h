@@ -26,8 +26,9 @@ void cpus_allowed(cpu_set_t *set);
 
 /* Take benchmark CPU `cpu` (CPU_AUTO: the highest allowed free one; when
  * every one is busy, wait for the highest), waiting while another process
- * measures there (said on stderr, prefixed with phase).  Returns the lock
- * descriptor and sets *taken, or -1 with a message. */
+ * measures there (said on stderr, prefixed with phase, naming the holder's
+ * pid and command).  Returns the lock descriptor and sets *taken, or -1
+ * with a message (without one when Ctrl-C ended the wait). */
 int cpus_take_benchmark(int cpu, const char *phase, int *taken);
 
 /* The allowed CPUs whose host-wide lock is held now (ours included). */

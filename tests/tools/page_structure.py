@@ -53,7 +53,8 @@ def csv_shape(text):
 
 
 # a number standing alone, not a digit inside a name like ExampleKEM-128
-NUMBER = re.compile(r"(?<![A-Za-z0-9_-])[-+]?\d[\d.,]*(?:e[-+]?\d+)?")
+# (its separators inside it, never a comma or point after it: "mean 12.5, min")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_-])[-+]?\d(?:[\d.,]*\d)?(?:e[-+]?\d+)?")
 
 
 def svg_shape(text):
