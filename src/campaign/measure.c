@@ -278,6 +278,7 @@ static int measure_unit(struct engine *e, const struct unit *u)
 	utc_now_iso(ended);
 	if (interrupt_pending()) {
 		json_decref(processes);
+		json_decref(retries);
 		json_decref(load_start);
 		return -2;
 	}
