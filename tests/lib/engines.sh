@@ -18,11 +18,12 @@
 # start is a reason to skip: once the engine runs, every failure is a
 # failure.
 #
-# Debian 12 packages: parallel, munge, slurmctld, slurmd, slurm-client
-# (scripts/bootstrap installs them).  Everything the daemons write (state,
-# spool, logs, pid files, the munge key and socket) stays under DIR, and
-# the ports are picked free at start, so two tests never collide and
-# nothing of the host's own Slurm or munge configuration is used.
+# Debian 12 packages: parallel, munge, slurm-wlm (slurmctld, slurmd,
+# slurm-client; scripts/bootstrap installs them).  Everything the daemons
+# write (state, spool, logs, pid files, the munge key and socket) stays
+# under DIR, and the ports are picked free at start, so two tests never
+# collide and nothing of the host's own Slurm or munge configuration is
+# used.
 
 ENGINE_SKIP=""
 _slurm_dir=""
