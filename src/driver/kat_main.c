@@ -190,9 +190,25 @@ static void write_metadata(const struct kat_args *a, const struct ngcc_meta *m)
 	out_field("flags", "%s", m->flags ? m->flags : "");
 	out_field("compiler", "%s", m->compiler ? m->compiler : "");
 	out_field("runtime", "%s", m->runtime ? m->runtime : "");
-	if (m->type == NGCC_TYPE_HASH) {
+	switch (m->type) {
+	case NGCC_TYPE_HASH:
 		out_field("digest_bits", "%d", m->digest_bits);
-	} else {
+		break;
+	case NGCC_TYPE_SIG:
+		out_field("pk_bytes", "%llu", m->pk_bytes);
+		out_field("sk_bytes", "%llu", m->sk_bytes);
+		out_field("sig_bytes", "%llu", m->sig_bytes);
+		break;
+	case NGCC_TYPE_KEX:
+		out_field("pk_bytes", "%llu", m->pk_bytes);
+		out_field("sk_bytes", "%llu", m->sk_bytes);
+		out_field("ss_bytes", "%llu", m->ss_bytes);
+		out_field("sta_bytes", "%llu", m->sta_bytes);
+		out_field("stb_bytes", "%llu", m->stb_bytes);
+		out_field("msg_bytes", "%llu", m->msg_bytes);
+		out_field("passes", "%llu", m->passes);
+		break;
+	default:
 		out_field("pk_bytes", "%llu", m->pk_bytes);
 		out_field("sk_bytes", "%llu", m->sk_bytes);
 		out_field("ct_bytes", "%llu", m->ct_bytes);

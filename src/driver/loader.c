@@ -74,6 +74,18 @@ static int check_meta(const char *path, const struct ngcc_meta *meta, char **err
 	return 0;
 }
 
+/* Pass 1 and the pass table of a key exchange (ngcc_kex_pass). */
+static int resolve_kex_passes(struct candidate_lib *lib, const char *path, char **err)
+{
+	ngcc_kex_pass_lookup_fn lookup = NULL;
+	if (RESOLVE(lib->handle, path, "ngcc_kex_pass1", lib->kex_pass1, err) ||
+	    RESOLVE(lib->handle, path, "ngcc_kex_pass", lookup, err))
+		return -1;
+	for (int k = 2; k <= NGCC_KEX_MAX_PASSES; k++)
+		lib->kex_pass[k] = lookup(k);
+	return 0;
+}
+
 /* The operation forwarders of the library's type (runtime/ngcc_abi.h):
  * one case per type; a type without a case has none resolved yet. */
 static int resolve_forwarders(struct candidate_lib *lib, const char *path, char **err)
@@ -83,6 +95,16 @@ static int resolve_forwarders(struct candidate_lib *lib, const char *path, char 
 		return RESOLVE(lib->handle, path, "ngcc_kem_keygen", lib->kem_keygen, err) ||
 		       RESOLVE(lib->handle, path, "ngcc_kem_enc", lib->kem_enc, err) ||
 		       RESOLVE(lib->handle, path, "ngcc_kem_dec", lib->kem_dec, err);
+	case NGCC_TYPE_SIG:
+		return RESOLVE(lib->handle, path, "ngcc_sig_keygen", lib->sig_keygen, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_sig_sign", lib->sig_sign, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_sig_verify", lib->sig_verify, err);
+	case NGCC_TYPE_KEX:
+		return RESOLVE(lib->handle, path, "ngcc_kex_init_a", lib->kex_init_a, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_kex_init_b", lib->kex_init_b, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_kex_derive_a", lib->kex_derive_a, err) ||
+		       RESOLVE(lib->handle, path, "ngcc_kex_derive_b", lib->kex_derive_b, err) ||
+		       resolve_kex_passes(lib, path, err);
 	case NGCC_TYPE_HASH:
 		return RESOLVE(lib->handle, path, "ngcc_hash", lib->hash, err);
 	default:

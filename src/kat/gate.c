@@ -329,7 +329,8 @@ void gate_add_header(struct strbuf *log, const struct kat_unit *u,
 	v = katlog_meta_value(m, "flags");
 	katlog_field(log, "flags", v ? v : f->flags ? f->flags : "");
 	static const char *const copied[] = { "compiler", "runtime", "pk_bytes",
-		"sk_bytes", "ct_bytes", "ss_bytes", "digest_bits", "library_label" };
+		"sk_bytes", "ct_bytes", "ss_bytes", "sig_bytes", "sta_bytes", "stb_bytes",
+		"msg_bytes", "passes", "digest_bits", "library_label" };
 	for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++)
 		if ((v = katlog_meta_value(m, copied[i])))
 			katlog_field(log, copied[i], v);

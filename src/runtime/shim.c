@@ -60,7 +60,7 @@ extern "C" {
 #ifdef NGCC_SHIM_NO_DRNG_DEF
 extern DRNG_ctx drng_algorithm;
 #else
-/* The global every candidate draws its randomness from (docs/iccs.md §1.7);
+/* The global every candidate draws its randomness from (iccs-api.md §1.7);
  * ngcc_seed() instantiates it before any API call. */
 DRNG_ctx drng_algorithm;
 #endif
@@ -82,10 +82,66 @@ int kem_dec(unsigned char *sk, unsigned long long sk_len_bytes,
 unsigned long long sig_get_pk_len_bytes();
 unsigned long long sig_get_sk_len_bytes();
 unsigned long long sig_get_sn_len_bytes();
+int sig_keygen(unsigned char *pk, unsigned long long *pk_len_bytes,
+	       unsigned char *sk, unsigned long long *sk_len_bytes);
+int sig_sign(unsigned char *sk, unsigned long long sk_len_bytes,
+	     unsigned char *m, unsigned long long m_len_bytes,
+	     unsigned char *sn, unsigned long long *sn_len_bytes);
+int sig_verify(unsigned char *pk, unsigned long long pk_len_bytes,
+	       unsigned char *sn, unsigned long long sn_len_bytes,
+	       unsigned char *m, unsigned long long m_len_bytes);
 #elif defined(NGCC_SHIM_KEX)
+unsigned long long kex_get_passes_num();
 unsigned long long kex_get_pk_len_bytes();
 unsigned long long kex_get_sk_len_bytes();
+unsigned long long kex_get_sta_len_bytes();
+unsigned long long kex_get_stb_len_bytes();
 unsigned long long kex_get_ss_len_bytes();
+unsigned long long kex_get_total_msg_len_bytes();
+int kex_init_a(unsigned char *pka, unsigned long long *pka_len_bytes,
+	       unsigned char *ska, unsigned long long *ska_len_bytes,
+	       unsigned char *sta, unsigned long long *sta_len_bytes);
+int kex_init_b(unsigned char *pkb, unsigned long long *pkb_len_bytes,
+	       unsigned char *skb, unsigned long long *skb_len_bytes,
+	       unsigned char *stb, unsigned long long *stb_len_bytes);
+int kex_generate_pass1_msg_a(unsigned char *ska, unsigned long long ska_len_bytes,
+			     unsigned char *pkb, unsigned long long pkb_len_bytes,
+			     unsigned char *sta, unsigned long long *sta_len_bytes,
+			     unsigned char *m1, unsigned long long *m1_len_bytes);
+int kex_derive_ss_a(unsigned char *ska, unsigned long long ska_len_bytes,
+		    unsigned char *pkb, unsigned long long pkb_len_bytes,
+		    unsigned char *mb, unsigned long long mb_len_bytes,
+		    unsigned char *sta, unsigned long long sta_len_bytes,
+		    unsigned char *ssa, unsigned long long *ssa_len_bytes);
+int kex_derive_ss_b(unsigned char *skb, unsigned long long skb_len_bytes,
+		    unsigned char *pka, unsigned long long pka_len_bytes,
+		    unsigned char *ma, unsigned long long ma_len_bytes,
+		    unsigned char *stb, unsigned long long stb_len_bytes,
+		    unsigned char *ssb, unsigned long long *ssb_len_bytes);
+/* Passes 2 to 16 are weak references: a package defines as many as its
+ * protocol has, and the ones it lacks are NULL (ngcc_kex_pass). */
+#define NGCC_KEX_PASS_DECL(name)                                              \
+	int name(unsigned char *sk, unsigned long long sk_len_bytes,          \
+		 unsigned char *pk, unsigned long long pk_len_bytes,          \
+		 unsigned char *m_in, unsigned long long m_in_len_bytes,      \
+		 unsigned char *st, unsigned long long *st_len_bytes,         \
+		 unsigned char *m_out, unsigned long long *m_out_len_bytes)   \
+		__attribute__((weak))
+NGCC_KEX_PASS_DECL(kex_generate_pass2_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass3_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass4_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass5_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass6_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass7_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass8_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass9_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass10_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass11_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass12_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass13_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass14_msg_b);
+NGCC_KEX_PASS_DECL(kex_generate_pass15_msg_a);
+NGCC_KEX_PASS_DECL(kex_generate_pass16_msg_b);
 #elif defined(NGCC_SHIM_HASH)
 int CryptHash(int digest_len_bits, const unsigned char *msg,
 	      unsigned long long msg_len_bits, unsigned char *digest);
@@ -109,6 +165,10 @@ static void fill_sizes(struct ngcc_meta *m)
 	m->pk_bytes = kex_get_pk_len_bytes();
 	m->sk_bytes = kex_get_sk_len_bytes();
 	m->ss_bytes = kex_get_ss_len_bytes();
+	m->sta_bytes = kex_get_sta_len_bytes();
+	m->stb_bytes = kex_get_stb_len_bytes();
+	m->msg_bytes = kex_get_total_msg_len_bytes();
+	m->passes = kex_get_passes_num();
 #else
 	m->digest_bits = NGCC_META_DIGEST_BITS;
 #endif
@@ -173,6 +233,83 @@ int ngcc_kem_dec(unsigned char *sk, unsigned long long sk_len,
 {
 	return kem_dec(sk, sk_len, ct, ct_len, ss, ss_len);
 }
+#elif defined(NGCC_SHIM_SIG)
+int ngcc_sig_keygen(unsigned char *pk, unsigned long long *pk_len,
+		    unsigned char *sk, unsigned long long *sk_len)
+{
+	return sig_keygen(pk, pk_len, sk, sk_len);
+}
+
+int ngcc_sig_sign(unsigned char *sk, unsigned long long sk_len,
+		  unsigned char *m, unsigned long long m_len,
+		  unsigned char *sn, unsigned long long *sn_len)
+{
+	return sig_sign(sk, sk_len, m, m_len, sn, sn_len);
+}
+
+int ngcc_sig_verify(unsigned char *pk, unsigned long long pk_len,
+		    unsigned char *sn, unsigned long long sn_len,
+		    unsigned char *m, unsigned long long m_len)
+{
+	return sig_verify(pk, pk_len, sn, sn_len, m, m_len);
+}
+#elif defined(NGCC_SHIM_KEX)
+int ngcc_kex_init_a(unsigned char *pka, unsigned long long *pka_len,
+		    unsigned char *ska, unsigned long long *ska_len,
+		    unsigned char *sta, unsigned long long *sta_len)
+{
+	return kex_init_a(pka, pka_len, ska, ska_len, sta, sta_len);
+}
+
+int ngcc_kex_init_b(unsigned char *pkb, unsigned long long *pkb_len,
+		    unsigned char *skb, unsigned long long *skb_len,
+		    unsigned char *stb, unsigned long long *stb_len)
+{
+	return kex_init_b(pkb, pkb_len, skb, skb_len, stb, stb_len);
+}
+
+int ngcc_kex_pass1(unsigned char *ska, unsigned long long ska_len,
+		   unsigned char *pkb, unsigned long long pkb_len,
+		   unsigned char *sta, unsigned long long *sta_len,
+		   unsigned char *m1, unsigned long long *m1_len)
+{
+	return kex_generate_pass1_msg_a(ska, ska_len, pkb, pkb_len, sta, sta_len, m1, m1_len);
+}
+
+ngcc_kex_pass_fn ngcc_kex_pass(int k)
+{
+	/* Index k; NULL where the package defines no such pass. */
+	static const ngcc_kex_pass_fn passes[NGCC_KEX_MAX_PASSES + 1] = {
+		0, 0, kex_generate_pass2_msg_b, kex_generate_pass3_msg_a,
+		kex_generate_pass4_msg_b, kex_generate_pass5_msg_a,
+		kex_generate_pass6_msg_b, kex_generate_pass7_msg_a,
+		kex_generate_pass8_msg_b, kex_generate_pass9_msg_a,
+		kex_generate_pass10_msg_b, kex_generate_pass11_msg_a,
+		kex_generate_pass12_msg_b, kex_generate_pass13_msg_a,
+		kex_generate_pass14_msg_b, kex_generate_pass15_msg_a,
+		kex_generate_pass16_msg_b,
+	};
+	return k >= 2 && k <= NGCC_KEX_MAX_PASSES ? passes[k] : 0;
+}
+
+int ngcc_kex_derive_a(unsigned char *ska, unsigned long long ska_len,
+		      unsigned char *pkb, unsigned long long pkb_len,
+		      unsigned char *mb, unsigned long long mb_len,
+		      unsigned char *sta, unsigned long long sta_len,
+		      unsigned char *ssa, unsigned long long *ssa_len)
+{
+	return kex_derive_ss_a(ska, ska_len, pkb, pkb_len, mb, mb_len, sta, sta_len, ssa, ssa_len);
+}
+
+int ngcc_kex_derive_b(unsigned char *skb, unsigned long long skb_len,
+		      unsigned char *pka, unsigned long long pka_len,
+		      unsigned char *ma, unsigned long long ma_len,
+		      unsigned char *stb, unsigned long long stb_len,
+		      unsigned char *ssb, unsigned long long *ssb_len)
+{
+	return kex_derive_ss_b(skb, skb_len, pka, pka_len, ma, ma_len, stb, stb_len, ssb, ssb_len);
+}
+
 #elif defined(NGCC_SHIM_HASH)
 int ngcc_hash(int digest_len_bits, const unsigned char *msg,
 	      unsigned long long msg_len_bits, unsigned char *digest)
