@@ -68,9 +68,9 @@ static int hash_alloc(struct op_ctx *c)
 		return -1;
 	}
 	h->digest_bytes = ((size_t)h->bits + 7) / 8;
-	h->msg = ops_buffer("message", h->len);
-	h->digest = ops_buffer("digest", h->digest_bytes);
-	h->ref = ops_buffer("reference digest", h->digest_bytes);
+	h->msg = ops_buffer("message", h->len, 0);
+	h->digest = ops_buffer("digest", h->digest_bytes, 0);
+	h->ref = ops_buffer("reference digest", h->digest_bytes, 0);
 	if (!h->msg || !h->digest || !h->ref)
 		return -1;
 	memset(h->digest + h->digest_bytes, GUARD_BYTE, OPS_BUF_SLACK);

@@ -48,7 +48,7 @@ static const char *kem_timing_scope(int op)
 
 static int obj_alloc(struct kem_obj *o, const char *what, unsigned long long cap)
 {
-	o->buf = ops_buffer(what, cap);
+	o->buf = ops_buffer(what, cap, 0);
 	o->cap = cap;
 	return o->buf ? 0 : -1;
 }

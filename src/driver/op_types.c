@@ -5,10 +5,14 @@
  */
 #include "driver/hash_ops.h"
 #include "driver/kem_ops.h"
+#include "driver/kex_ops.h"
 #include "driver/ops.h"
+#include "driver/sig_ops.h"
 
 const struct op_type *const op_types[] = {
 	&kem_op_type,
+	&sig_op_type,
+	&kex_op_type,
 	&hash_op_type,
 	NULL,
 };

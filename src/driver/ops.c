@@ -63,7 +63,7 @@ int ops_setup(struct op_ctx *c)
 
 const char *ops_timing_scope(const struct op_ctx *c)
 {
-	return c->type ? c->type->timing_scope(c->op) : OPS_SCOPE_LOOP;
+	return c->type && c->op >= 0 ? c->type->timing_scope(c->op) : OPS_SCOPE_LOOP;
 }
 
 int ops_prepare(struct op_ctx *c)
@@ -124,16 +124,16 @@ void ops_close(struct op_ctx *c)
 
 /* ---- helpers for the types ------------------------------------------------ */
 
-unsigned char *ops_buffer(const char *what, unsigned long long cap)
+unsigned char *ops_buffer(const char *what, unsigned long long cap, unsigned long long extra)
 {
 	if (cap == 0 || cap > OPS_MAX_CAPACITY) {
 		ops_set_failure("API capacity of %s is %llu bytes (must be 1..%llu)",
 				what, cap, OPS_MAX_CAPACITY);
 		return NULL;
 	}
-	unsigned char *b = calloc(1, cap + OPS_BUF_SLACK);
+	unsigned char *b = calloc(1, cap + extra + OPS_BUF_SLACK);
 	if (!b)
-		ops_set_failure("cannot allocate %llu bytes for %s", cap + OPS_BUF_SLACK, what);
+		ops_set_failure("cannot allocate %llu bytes for %s", cap + extra + OPS_BUF_SLACK, what);
 	return b;
 }
 

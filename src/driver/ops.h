@@ -142,9 +142,10 @@ int ops_memory_extra(struct op_ctx *c, json_t **out);
 void ops_close(struct op_ctx *c);
 
 /* Helpers for the types' files. */
-/* calloc(cap + OPS_BUF_SLACK) after checking 1 <= cap <= OPS_MAX_CAPACITY;
- * NULL with the failure set ("API capacity of <what> ..."). */
-unsigned char *ops_buffer(const char *what, unsigned long long cap);
+/* calloc(cap + extra + OPS_BUF_SLACK) after checking 1 <= cap <=
+ * OPS_MAX_CAPACITY; NULL with the failure set ("API capacity of <what>
+ * ...").  extra: room a type tolerates beyond the API's claim. */
+unsigned char *ops_buffer(const char *what, unsigned long long cap, unsigned long long extra);
 /* A {min, max} pair of observed lengths (nulls when none was seen). */
 struct ops_seen {
 	unsigned long long min, max;

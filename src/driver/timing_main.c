@@ -226,6 +226,7 @@ static json_t *meta_json(const struct options *o, const struct op_ctx *k)
 	json_object_set_new(j, "label", json_string(m ? m->label : ""));
 	json_object_set_new(j, "variant", json_string(m ? m->variant : ""));
 	json_object_set_new(j, "operation", json_string(o->k.op));
+	json_object_set_new(j, "type", json_string(k->type ? k->type->name : ""));
 	json_object_set_new(j, "input_bytes", json_null());
 	json_object_set_new(j, "build_flags", json_string(m ? m->flags : ""));
 	ops_meta_json(k, j);
