@@ -7,6 +7,7 @@
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "host/env.h"
+#include "kat/katlog.h"
 #include "method/types.h"
 #include "package/conf.h"
 #include "proc/command.h"
@@ -137,6 +138,54 @@ static void add_unit(struct engine *e, const char *cand, const char *label,
 	u->inst = json_incref(inst);
 }
 
+/* The instance's pass count as its KAT run read it from the library
+ * (`passes` line of the KAT log); 0 when unknown. */
+static long instance_passes(const char *ws, const json_t *inst)
+{
+	const char *rel = jget_str(inst, "kat_log", NULL);
+	char *path = rel ? path_join(ws, rel) : NULL, *text = NULL;
+	long n = 0;
+	if (path && !read_file(path, &text, NULL)) {
+		char *v = katlog_header_value(text, "passes");
+		n = v ? strtol(v, NULL, 10) : 0;
+		free(v);
+	}
+	free(text);
+	free(path);
+	return n;
+}
+
+/* pass1 … pass<P>, P the instance's own count of passes. */
+static void add_pass_units(struct engine *e, const char *cand, json_t *inst,
+			   const char *lib, const char *sha)
+{
+	const char *label = jget_str(inst, "label", NULL);
+	long n = instance_passes(e->o.workspace, inst);
+	if (n < 1 || n > CAND_MAX_PASSES) {
+		sl_push_owned(&e->not_timed, xasprintf(
+			"%s/%s: its passes are not timed: the KAT log gives no pass count from 1 to %d "
+			"(rerun `ngcc-perf kat %s`)", cand, label, CAND_MAX_PASSES, cand));
+		return;
+	}
+	for (long k = 1; k <= n; k++) {
+		char key[16];
+		snprintf(key, sizeof key, "pass%ld", k);
+		add_unit(e, cand, label, key, inst, lib, sha);
+	}
+}
+
+/* The type's timed operations; a numbered family is expanded here, per
+ * instance (the KEX's pass<N>). */
+static void add_type_units(struct engine *e, const char *cand, json_t *inst,
+			   const struct cand_type *t, const char *lib, const char *sha)
+{
+	for (const char *const *op = t->timed_ops; *op; op++)
+		if (!strcmp(*op, "pass<N>"))
+			add_pass_units(e, cand, inst, lib, sha);
+		else
+			add_unit(e, cand, jget_str(inst, "label", NULL), *op, inst, lib, sha);
+}
+
 static void add_instance(struct engine *e, const char *cand, json_t *inst)
 {
 	const char *label = jget_str(inst, "label", NULL);
@@ -162,7 +211,7 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 	type = instance_type(e->o.workspace, cand, label);
 	const struct cand_type *t = cand_type_find(type ? type : "kem");
 	if (!cand_type_supported(t)) {
-		sl_push_owned(&e->not_timed, xasprintf("%s/%s: type %s is not measured yet (KEMs only)",
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: type %s is not measured yet",
 						       cand, label, type));
 		free(type);
 		return;
@@ -181,8 +230,7 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		ngcc_warning("%s changed since build.json was written (sha256 %.12s…, now %.12s…); "
 			     "rerun `ngcc-perf build %s` and `kat` to re-check it", lib, recorded, sha, cand);
 	free(abs);
-	for (const char *const *op = t->timed_ops; *op; op++)
-		add_unit(e, cand, label, *op, inst, lib, sha);
+	add_type_units(e, cand, inst, t, lib, sha);
 }
 
 /* "candidates: a, b" or how to add one: the hint after a wrong id. */

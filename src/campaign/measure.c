@@ -9,6 +9,7 @@
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "method/types.h"
 #include "util/interrupt.h"
 #include "util/untrusted.h"
 
@@ -46,13 +47,26 @@ static int by_estimate(const void *a, const void *b, void *ctx)
 	return c ? c : strcmp(x->cand, y->cand);
 }
 
+/* The t1 a unit is planned with: its own, or for a KEX step the larger of
+ * its own and its instance's exchange (method §4.2 step 1). */
+static double planning_t1(const struct engine *e, const struct unit *u)
+{
+	const char *whole = cand_op_whole(u->op);
+	for (size_t i = 0; whole && i < e->n_units; i++) {
+		const struct unit *w = &e->units[i];
+		if (w->calibrated && !strcmp(w->op, whole) && !strcmp(w->library, u->library))
+			return plan_kex_step_t1(w->t1_s, u->t1_s);
+	}
+	return u->t1_s;
+}
+
 static void plan_units(struct engine *e, size_t *order)
 {
 	for (size_t i = 0; i < e->n_units; i++) {
 		struct unit *u = &e->units[i];
 		order[i] = i;
 		if (u->calibrated)
-			plan_compute(&e->o.planning, u->t1_s, u->setup_s, &u->plan);
+			plan_compute(&e->o.planning, planning_t1(e, u), u->setup_s, &u->plan);
 	}
 	qsort_r(order, e->n_units, sizeof *order, by_estimate, e);
 }

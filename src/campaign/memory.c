@@ -79,6 +79,47 @@ static json_t *int_or_null(long long v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/* {count, min, mean, max} of an array of byte counts; NULL when it is not
+ * one (or empty). */
+static json_t *length_summary(const json_t *a)
+{
+	long long mx, mn = -1;
+	double sum;
+	size_t n, i;
+	json_t *v;
+	if (int_array(a, &mx, &sum, &n) || !n)
+		return NULL;
+	json_array_foreach(a, i, v)
+		if (mn < 0 || json_integer_value(v) < mn)
+			mn = json_integer_value(v);
+	return json_pack("{sIsIsfsI}", "count", (json_int_t)n, "min", (json_int_t)mn,
+			 "mean", sum / (double)n, "max", (json_int_t)mx);
+}
+
+/* observed.<object> from observed_lengths.<object>_bytes; NULL when rec
+ * has no observed_lengths. */
+static json_t *observed_from_lengths(const json_t *rec)
+{
+	const json_t *ol = json_object_get(rec, "observed_lengths");
+	if (!json_is_object(ol))
+		return NULL;
+	json_t *obs = json_object();
+	const char *key;
+	json_t *a;
+	json_object_foreach((json_t *)ol, key, a) {
+		size_t kl = strlen(key);
+		json_t *sum = length_summary(a);
+		if (!sum || kl <= 6 || strcmp(key + kl - 6, "_bytes")) {
+			json_decref(sum);
+			continue;
+		}
+		char *obj = xstrndup(key, kl - 6);
+		json_object_set_new(obs, obj, sum);
+		free(obj);
+	}
+	return obs;
+}
+
 void memory_derive(json_t *rec)
 {
 	struct mem_stats s = { 0, -1, -1, -1 };
@@ -89,6 +130,22 @@ void memory_derive(json_t *rec)
 	json_object_set_new(rec, "heap_peak_bytes", int_or_null(s.heap_max));
 	json_object_set_new(rec, "allocations_per_call",
 			    s.allocs_mean < 0 ? json_null() : json_real(s.allocs_mean));
+	json_t *obs = observed_from_lengths(rec);
+	if (obs)
+		json_object_set_new(rec, "observed", obs);
+}
+
+/* observed agrees with observed_lengths (both absent in records that
+ * observe nothing more). */
+static int observed_check(const json_t *rec, char **why)
+{
+	json_t *want = observed_from_lengths(rec);
+	const json_t *have = json_object_get(rec, "observed");
+	int ok = want ? have && json_equal(want, (json_t *)have) : !have;
+	json_decref(want);
+	if (!ok)
+		*why = xstrdup("observed is not the count, min, mean and max of observed_lengths");
+	return ok ? 0 : -1;
 }
 
 static int same_int(const json_t *v, long long want)
@@ -116,7 +173,7 @@ int memory_recompute_check(const json_t *rec, char **why)
 	else if (!mean_ok)
 		*why = xasprintf("allocations_per_call is not the mean of per_call (%.17g)", s.allocs_mean);
 	else
-		return 0;
+		return observed_check(rec, why);
 	return -1;
 }
 
@@ -273,6 +330,9 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "per_call", json_is_object(pc) ? json_deep_copy(pc) :
 			    json_pack("{s:[], s:[], s:[]}", "stack_peak_bytes", "heap_peak_bytes",
 				      "allocations"));
+	json_t *extra = json_object_get(f->result, "extra");
+	if (json_is_object(extra))
+		json_object_set_new(j, "observed_lengths", json_deep_copy(extra));
 	memory_derive(j);
 	static const char *const facts[] = { "heap_table_overflow", "heap_counting", "loaded_rss_bytes",
 		"baseline_rss_bytes", "op_peak_rss_bytes", "op_peak_method", "empty_stack_bytes",
@@ -293,7 +353,9 @@ static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *tim
 	memset(&f, 0, sizeof f);
 	f.timing = timing;
 	f.calls = memory_calls(u->t1_s);
-	f.timeout_s = engine_timeout(e, memory_timeout_s(f.calls, u->t1_s, u->setup_s));
+	/* sign also makes MEMORY_SIGNATURES signatures for their lengths */
+	long more = strcmp(u->op, "sign") ? 0 : (MEMORY_SIGNATURES + 1) / 2;
+	f.timeout_s = engine_timeout(e, memory_timeout_s(f.calls + more, u->t1_s, u->setup_s));
 	child_cmd_init(&cmd, MEMORY_PROGRAM_NAME);
 	child_cmd_arg(&cmd, "--lib");
 	child_cmd_arg(&cmd, u->library);

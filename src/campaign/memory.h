@@ -16,7 +16,11 @@
  *   calls, stack_peak_bytes (max), heap_peak_bytes (max),
  *   allocations_per_call (mean), heap_table_overflow, heap_counting,
  *   loaded_rss_bytes, baseline_rss_bytes, op_peak_rss_bytes,
- *   op_peak_method, empty_stack_bytes, stack_bytes.
+ *   op_peak_method, empty_stack_bytes, stack_bytes;
+ *   and where the type observes more (signatures' sign: the lengths of
+ *   MEMORY_SIGNATURES signatures, docs/method.md §9):
+ *   observed_lengths {<object>_bytes[]} (raw), observed {<object>:
+ *   {count, min, mean, max}} (derived).
  *
  * Statistics are null without calls.  Resume: a complete record of the
  * same library (SHA-256) is kept; others move to attempts/memory/ and are
@@ -35,6 +39,8 @@
 #define MEMORY_MAX_CALLS 20
 #define MEMORY_CALL_BUDGET_S 2.0
 #define MEMORY_NO_PASS_OPTION "--no-memory-pass"
+/* Signatures the memory program makes for the observed lengths (sign). */
+#define MEMORY_SIGNATURES 100
 
 /* Calls per process: 20, fewer when t1 says 20 would take over 2 s (at
  * least 1).  Each call is made twice (RSS, then painted stack). */
@@ -43,7 +49,8 @@ long memory_calls(double t1_s);
 double memory_timeout_s(long calls, double t1_s, double setup_s);
 
 /* Fill the derived statistics of rec from its per_call arrays (keys
- * calls, stack_peak_bytes, heap_peak_bytes, allocations_per_call). */
+ * calls, stack_peak_bytes, heap_peak_bytes, allocations_per_call) and,
+ * when it has observed_lengths, its observed ranges. */
 void memory_derive(json_t *rec);
 /* Validation: recompute them from the raw arrays; 0 when they agree, else
  * -1 with *why (malloc'd). */

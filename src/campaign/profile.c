@@ -267,6 +267,8 @@ static void profile_instance(struct phase *ph, struct unit *units, size_t n,
 		write_relink_failed(ph, &units[0], &ir);
 	} else {
 		for (size_t i = 0; i < n && !ph->refused; i++) {
+			if (cand_op_whole(units[i].op))
+				continue;  /* a KEX step: only the exchange is profiled */
 			json_t *rec = profile_unit(ph, &units[i], &ir, coverage);
 			note_calls(si, rec);
 			json_decref(rec);

@@ -35,6 +35,19 @@ const char *katlog_meta_value(const struct strlist *lines, const char *key)
 	return NULL;
 }
 
+char *katlog_header_value(const char *log, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, kl) || strncmp(p + kl, " = ", 3))
+			continue;
+		const char *v = p + kl + 3;
+		size_t n = strcspn(v, "\n");
+		return n ? xstrndup(v, n) : NULL;
+	}
+	return NULL;
+}
+
 void katlog_manifest(struct strbuf *log, const char *digest, const char *mode, const char *file)
 {
 	sb_addf(log, "manifest %s %s %s\n", digest, mode, file);

@@ -28,6 +28,11 @@ void katlog_fieldf(struct strbuf *log, const char *key, const char *fmt, ...)
 /* The value of key among "key = value" lines; NULL when absent or empty. */
 const char *katlog_meta_value(const struct strlist *lines, const char *key);
 
+/* The value of a "key = value" header line of a whole log text
+ * (malloc'd); NULL when absent or empty.  The candidate's output in a log
+ * is prefixed with "| ", so it never passes for a header line. */
+char *katlog_header_value(const char *log, const char *key);
+
 /* "manifest <hex> <mode> <file>\n" */
 void katlog_manifest(struct strbuf *log, const char *digest, const char *mode, const char *file);
 

@@ -25,13 +25,13 @@ static const char *const hash_timed[] = { "hash_32", "hash_128", "hash_512", "ha
 
 const struct cand_type cand_types[] = {
 	{ "kem", 1, "Key encapsulation", "KEM_", "KAT_KEM_", NULL, "-DNGCC_SHIM_KEM",
-	  kem_api, kem_ops, kem_ops, 1 },
+	  kem_api, kem_ops, kem_ops, NULL, 1 },
 	{ "sign", 2, "Digital signatures", "SIG_", "KAT_SIG_", NULL, "-DNGCC_SHIM_SIG",
-	  sign_api, sign_ops, NULL, 0 },
+	  sign_api, sign_ops, sign_ops, NULL, 0 },
 	{ "kex", 3, "Key exchange", "KEX_", "KAT_KEX_", NULL, "-DNGCC_SHIM_KEX",
-	  kex_api, kex_ops, NULL, 0 },
+	  kex_api, kex_ops, kex_ops, "exchange", 0 },
 	{ "hash", 4, "Hash functions", "CryptHash_", "KAT_CryptHash", hash_kat_files,
-	  "-DNGCC_SHIM_HASH", hash_api, hash_ops, hash_timed, 0 },
+	  "-DNGCC_SHIM_HASH", hash_api, hash_ops, hash_timed, NULL, 0 },
 };
 const size_t n_cand_types = sizeof cand_types / sizeof cand_types[0];
 
@@ -112,6 +112,13 @@ static int op_matches(const char *op, const char *key, unsigned long long *num)
 			return 0;
 	*num = strtoull(op + lp, NULL, 10);
 	return 1;
+}
+
+const char *cand_op_whole(const char *op)
+{
+	int shared;
+	const struct cand_type *t = cand_type_of_op(op, &shared);
+	return t && t->whole_op && strcmp(op, t->whole_op) ? t->whole_op : NULL;
 }
 
 unsigned cand_op_rank(const char *op, unsigned long long *num)

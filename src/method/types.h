@@ -16,6 +16,9 @@
 
 #include <stddef.h>
 
+/* The KEX pass family: pass1 … pass16 (kex_generate_pass16_msg_b). */
+#define CAND_MAX_PASSES 16
+
 struct cand_type {
 	const char *name;          /* "kem", "sign", "kex", "hash" (candidate.conf, pages) */
 	int abi;                   /* enum ngcc_type of runtime/ngcc_abi.h */
@@ -38,6 +41,11 @@ struct cand_type {
 	/* The operations `measure` times for every instance of the type, or
 	 * NULL while the type is not measured yet. */
 	const char *const *timed_ops;
+	/* The operation that is the whole flow when the others are its
+	 * steps (KEX: exchange), else NULL.  A step is planned with a t1 of
+	 * at least the whole flow's (method §4.2 step 1), and only the whole
+	 * flow is profiled (method §2.3). */
+	const char *whole_op;
 	/* `check` has suites for the type (the check program's table,
 	 * driver/check/suite.h); 0: its instances are listed as skipped. */
 	int checked;
@@ -62,6 +70,10 @@ int cand_type_public_key(const struct cand_type *t);
 /* The type whose ops list op; NULL when none does, and NULL with *shared
  * set when several do (keygen). */
 const struct cand_type *cand_type_of_op(const char *op, int *shared);
+
+/* The whole flow op is a step of ("exchange" for "pass2"); NULL when op
+ * is not a step (KEM, signature and hash operations, exchange itself). */
+const char *cand_op_whole(const char *op);
 
 /*
  * The position of an operation key in the page order of all types (kem,

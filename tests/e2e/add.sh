@@ -133,12 +133,12 @@ has "$tmp/out" "skipped symlink 'passwd-link'"
 [ ! -e "$ws/candidates/linked/source/passwd-link" ] || fail "symlink copied"
 [ ! -e "$ws/candidates/linked/source/etc-link" ] || fail "symlinked folder copied"
 
-# 10. A SIG package: recognised, written disabled.
+# 10. A SIG package: recognised and enabled.
 run 0 "$ngcc" -C "$ws" add "$fix/ToySIG Submission"
 conf=$ws/candidates/toysig-submission/candidate.conf
 has "$conf" "type = sign"
-has "$conf" "enabled = no"
-has "$tmp/out" "not yet supported"
+has "$conf" "enabled = yes"
+hasnt "$tmp/out" "not yet supported"
 
 # 11. Relative paths are taken from the workspace (-C), like git -C.
 cp -r "$fix/OthersOnlyKEM" "$ws/Others Only 包"

@@ -44,7 +44,7 @@ static void package_facts(void **state)
 	assert_null(hash->kat_files[4]);
 }
 
-static void kems_and_hashes_are_measured(void **state)
+static void every_type_is_measured(void **state)
 {
 	(void)state;
 	const struct cand_type *kem = cand_type_find("kem");
@@ -53,8 +53,14 @@ static void kems_and_hashes_are_measured(void **state)
 	assert_string_equal(kem->timed_ops[1], "enc");
 	assert_string_equal(kem->timed_ops[2], "dec");
 	assert_null(kem->timed_ops[3]);
-	assert_false(cand_type_supported(cand_type_find("sign")));
-	assert_false(cand_type_supported(cand_type_find("kex")));
+	const struct cand_type *sig = cand_type_find("sig");
+	assert_true(cand_type_supported(sig));
+	assert_string_equal(sig->timed_ops[1], "sign");
+	assert_null(sig->whole_op);
+	const struct cand_type *kex = cand_type_find("kex");
+	assert_true(cand_type_supported(kex));
+	assert_string_equal(kex->timed_ops[0], "exchange");
+	assert_string_equal(kex->whole_op, "exchange");
 	assert_false(cand_type_supported(NULL));
 	/* hash: the eight message lengths of docs/method.md §5.2, shortest first */
 	const struct cand_type *hash = cand_type_find("hash");
@@ -64,6 +70,19 @@ static void kems_and_hashes_are_measured(void **state)
 	for (size_t i = 0; i < 8; i++)
 		assert_string_equal(hash->timed_ops[i], lens[i]);
 	assert_null(hash->timed_ops[8]);
+}
+
+/* KEX steps are planned and profiled against the whole exchange. */
+static void steps_know_their_whole_flow(void **state)
+{
+	(void)state;
+	assert_string_equal(cand_op_whole("pass2"), "exchange");
+	assert_string_equal(cand_op_whole("init_a"), "exchange");
+	assert_string_equal(cand_op_whole("derive_b"), "exchange");
+	assert_null(cand_op_whole("exchange"));
+	assert_null(cand_op_whole("sign"));
+	assert_null(cand_op_whole("keygen"));
+	assert_null(cand_op_whole("enc"));
 }
 
 /* `check` names the types it covers in its messages and on the pages from
@@ -121,7 +140,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_and_abi_numbers_agree),
 		cmocka_unit_test(package_facts),
-		cmocka_unit_test(kems_and_hashes_are_measured),
+		cmocka_unit_test(every_type_is_measured),
+		cmocka_unit_test(steps_know_their_whole_flow),
 		cmocka_unit_test(check_covers_the_checked_types),
 		cmocka_unit_test(operations_say_their_type),
 		cmocka_unit_test(operation_ranks_follow_the_table),
