@@ -591,6 +591,7 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 	load_systems(ds, src->catalogs);
 	csv_load(src->catalogs, "survey.conf", &ds->survey_conf);
 	csv_load(src->catalogs, "external_sizes.csv", &ds->external_sizes);
+	csv_load(src->catalogs, "kex_bandwidth.csv", &ds->kex_bandwidth);
 	csv_load(src->catalogs, "security_targets.csv", &ds->security_targets);
 	csv_load(src->catalogs, "summary_notes.csv", &ds->summary_notes);
 	csv_load(src->catalogs, "kat_issues.csv", &ds->kat_issues);
@@ -720,6 +721,7 @@ void dataset_free(struct dataset *ds)
 	free(ds->systems);
 	csv_free(&ds->survey_conf);
 	csv_free(&ds->external_sizes);
+	csv_free(&ds->kex_bandwidth);
 	csv_free(&ds->security_targets);
 	csv_free(&ds->summary_notes);
 	csv_free(&ds->kat_issues);

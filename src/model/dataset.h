@@ -86,6 +86,8 @@ struct dataset {
 	size_t n_systems;
 	struct csv_table survey_conf, external_sizes, security_targets,
 		summary_notes, kat_issues, size_notes;
+	/* ID;Instance;PkABytes;PkBBytes;ProtocolMessageBytes (key exchange) */
+	struct csv_table kex_bandwidth;
 	json_t *size_audit;            /* size_audit.json or NULL */
 	char **peers;                  /* other systems rendered into the same
 	                                  tree (linked from breadcrumbs); owned */

@@ -17,6 +17,7 @@
 #include "method/hashmsg.h"
 #include "method/natsort.h"
 #include "model/baseline_view.h"
+#include "model/size_audit.h"
 
 #define DASH FMT_DASH
 
@@ -445,13 +446,46 @@ static size_t catalog_ncols(const struct csv_table *t, char **row)
 	return 0;
 }
 
-static void sizes(struct cpage *p)
+static const char *bytes_or_dash(char *buf, long long v)
+{
+	return v < 0 ? DASH : fmt_uint(buf, (uint64_t)v);
+}
+
+/* A key-exchange row (docs/report-format.md §5.6); NULL cells: unknown. */
+static void kex_size_row(struct cpage *p, const char *cell, const struct kex_sizes *k)
+{
+	char n[FMT_MAX], pr[FMT_MAX], bw[FMT_MAX], sk[FMT_MAX], ss[FMT_MAX];
+	char pa[FMT_MAX], pb[FMT_MAX];
+	struct strbuf msgs = STRBUF_INIT;
+	size_t i;
+	json_t *m;
+	json_array_foreach((json_t *)k->messages, i, m)
+		sb_addf(&msgs, "%s%s", i ? " / " : "",
+			json_is_integer(m) ? fmt_uint(n, (uint64_t)json_integer_value(m)) : DASH);
+	char *keys = xasprintf("%s / %s", bytes_or_dash(pa, k->pk_a), bytes_or_dash(pb, k->pk_b));
+	const char *cells[8] = { cell, bytes_or_dash(n, k->passes), msgs.len ? msgs.buf : DASH,
+		bytes_or_dash(pr, k->protocol), keys, bytes_or_dash(bw, k->bandwidth),
+		bytes_or_dash(sk, k->sk), bytes_or_dash(ss, k->ss) };
+	md_row(&p->md, cells);
+	free(keys);
+	sb_free(&msgs);
+}
+
+/* The sentence on where the sizes come from. */
+static void sizes_source(struct cpage *p, int kex)
 {
 	const struct dataset *ds = p->ds;
 	const struct ds_candidate *c = p->c;
-	int kem = !strcmp(c->type, "kem"), sign = !strcmp(c->type, "sign");
-	md_block(&p->md, "## 6. Transmission and storage overhead");
-	if (csv_find(&ds->external_sizes, c->id, NULL)) {
+	if (kex && csv_find(&ds->kex_bandwidth, c->id, NULL)) {
+		char *path = ds_conf_str(ds, "kex_catalog_path", c->id, "kex_bandwidth.csv");
+		char *code = md_code(path);
+		md_blockf(&p->md, "Public keys A and B and protocol-message bytes follow the curated "
+			  "%s catalog where it lists the instance; the messages are the lengths the "
+			  "API returned, secret-key and shared-secret lengths remain API figures. See "
+			  "the [size audit](../size-audit.md) for disagreements.", code);
+		free(code);
+		free(path);
+	} else if (!kex && csv_find(&ds->external_sizes, c->id, NULL)) {
 		char *path = ds_conf_str(ds, "size_catalog_path", c->id, "external_sizes.csv");
 		char *code = md_code(path);
 		md_blockf(&p->md, "External public-key, ciphertext and signature sizes follow the "
@@ -463,6 +497,15 @@ static void sizes(struct cpage *p)
 		md_block(&p->md, "All sizes are the lengths declared by the implementation's API. "
 			 "See the [size audit](../size-audit.md) for observed lengths.");
 	}
+}
+
+static void sizes(struct cpage *p)
+{
+	const struct dataset *ds = p->ds;
+	const struct ds_candidate *c = p->c;
+	int kem = !strcmp(c->type, "kem"), sign = !strcmp(c->type, "sign");
+	md_block(&p->md, "## 6. Transmission and storage overhead");
+	sizes_source(p, !kem && !sign);
 	static const char *const kh[] = { "instance", "public key", "secret key", "ciphertext",
 		"shared secret" };
 	static const char *const sh[] = { "instance", "public key", "secret key", "signature" };
@@ -490,10 +533,9 @@ static void sizes(struct cpage *p)
 				signature_cell(d, row, catalog_ncols(&ds->external_sizes, row), s, &nominal) };
 			md_row(&p->md, cells);
 		} else {
-			const char *cells[8] = { cell, DASH, DASH, DASH,
-				size_of(a, s, "pk_bytes"), DASH, size_of(b, s, "sk_bytes"),
-				size_of(d, s, "ss_bytes") };
-			md_row(&p->md, cells);
+			struct kex_sizes k;
+			if (!kex_instance_sizes(ds, c->id, in, &k))
+				kex_size_row(p, cell, &k);
 		}
 		free(cell);
 	}

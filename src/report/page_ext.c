@@ -270,75 +270,57 @@ static void conditions(struct md_page *md, const struct ds_candidate *c)
 	}
 }
 
-/* Observed min/max of one object over the instance's records. */
-static int observed_range(const struct ds_instance *in, const char *obj, long long *mn,
-			  long long *mx, long long *api)
+/* "min–max", or one number, plus " (mean m of n made in the memory
+ * pass)" when the memory pass's signatures give a mean. */
+static void observed_text(char *buf, size_t size, const json_t *obs)
 {
-	int seen = 0;
-	char key[16];
-	snprintf(key, sizeof key, "%s_bytes", obj);
-	for (size_t k = 0; k < in->n_rec; k++) {
-		const json_t *s = json_object_get(in->rec[k].j, "sizes");
-		const json_t *o = json_object_get(json_object_get(s, "observed"), obj);
-		const json_t *a = json_object_get(o, "min"), *b = json_object_get(o, "max");
-		if (!json_is_integer(a) || !json_is_integer(b))
-			continue;
-		if (!seen || json_integer_value(a) < *mn)
-			*mn = json_integer_value(a);
-		if (!seen || json_integer_value(b) > *mx)
-			*mx = json_integer_value(b);
-		*api = jget_int(s, key, -1);
-		seen = 1;
+	long long mn = jget_int(obs, "min", 0), mx = jget_int(obs, "max", 0);
+	int n = mn == mx ? snprintf(buf, size, "%lld", mn)
+			 : snprintf(buf, size, "%lld\xe2\x80\x93%lld", mn, mx);
+	double mean;
+	if (n > 0 && (size_t)n < size && rec_real(obs, "mean", &mean)) {
+		char m[FMT_MAX];
+		snprintf(buf + n, size - (size_t)n, " (mean %s of %lld made in the memory pass)",
+			 fmt_fixed1(m, mean), jget_int(obs, "count", 0));
 	}
-	return seen;
 }
 
-/* A.6 uses the size audit's own rule so page, size_audit.json and the
- * size-audit page never disagree. */
-static const char *audit_word(long long api, long long mn, long long mx, long long cat)
-{
-	const char *cls = size_audit_classify(api, 1, mn, mx, cat);
-	return cls ? cls : "ok";
-}
-
+/* A.6: the size audit's entries with an observed length (model/size_audit.h),
+ * so page, size_audit.json and the size-audit page never disagree. */
 static void observed_sizes(struct md_page *md, const struct dataset *ds,
 			   const struct ds_candidate *c)
 {
 	static const char *const hdr[] = { "instance", "object", "API", "observed (min\xe2\x80\x93max)",
 		"catalog", "audit" };
-	static const char *const objs[] = { "pk", "sk", "ct", "ss" };
-	static const char *const names[] = { "public key", "secret key", "ciphertext", "shared secret" };
 	int started = 0;
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct ds_instance *in = &c->inst[i];
 		if (in->optimized)
 			continue;
-		char **row = csv_find(&ds->external_sizes, c->id, in->label);
-		for (int o = 0; o < 4; o++) {
-			long long mn = 0, mx = 0, api = -1, cat = -1;
-			if (!observed_range(in, objs[o], &mn, &mx, &api))
+		json_t *objs = size_audit_instance(ds, c, in);
+		size_t k;
+		json_t *o;
+		json_array_foreach(objs, k, o) {
+			const json_t *obs = json_object_get(o, "observed");
+			if (!json_is_object(obs))
 				continue;
-			if (row && (o == 0 || o == 2) && row[1] && row[2] && row[o == 0 ? 2 : 3] &&
-			    *row[o == 0 ? 2 : 3])
-				cat = strtoll(row[o == 0 ? 2 : 3], NULL, 10);
-			if (!started) {
+			if (!started++) {
 				md_block(md, "### A.6 Observed sizes");
 				md_table(md, hdr, 6);
-				started = 1;
 			}
-			char a[FMT_MAX], ob[2 * FMT_MAX], ca[FMT_MAX];
+			long long api = jget_int(o, "api", -1), cat = jget_int(o, "catalog", -1);
+			char a[FMT_MAX], ob[3 * FMT_MAX], ca[FMT_MAX];
 			char *cell = instance_cell(in);
 			snprintf(a, sizeof a, "%lld", api);
-			if (mn == mx)
-				snprintf(ob, sizeof ob, "%lld", mn);
-			else
-				snprintf(ob, sizeof ob, "%lld\xe2\x80\x93%lld", mn, mx);
+			observed_text(ob, sizeof ob, obs);
 			snprintf(ca, sizeof ca, "%lld", cat);
-			const char *cells[6] = { cell, names[o], api >= 0 ? a : DASH, ob,
-				cat >= 0 ? ca : DASH, audit_word(api, mn, mx, cat) };
+			const char *cells[6] = { cell, size_audit_object_name(jget_str(o, "object", "")),
+				api >= 0 ? a : DASH, ob, cat >= 0 ? ca : DASH,
+				jget_str(o, "classification", "ok") };
 			md_row(md, cells);
 			free(cell);
 		}
+		json_decref(objs);
 	}
 }
 
@@ -417,6 +399,88 @@ static void profile_detail(struct md_page *md, const struct ds_candidate *c)
 			free(cov);
 			free(cell);
 		}
+	}
+}
+
+/* Sum (or maximum) of a meta counter over a record's processes. */
+static long long meta_total(const json_t *rec, const char *key, int max)
+{
+	long long t = 0;
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(rec, "processes"), i, p) {
+		long long v = jget_int(json_object_get(p, "meta"), key, 0);
+		t = max ? (v > t ? v : t) : t + v;
+	}
+	return t;
+}
+
+/* A.11: KEX steps, each bracketed alone (timing_scope per_call_step). */
+static void kex_steps(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 operation", "mean cycles",
+		"counter overhead per bracket", "mean minus overhead", "of the exchange" };
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	int started = 0;
+	FOR_COMPLETE(c, in, r) {
+		if (strcmp(jget_str(r->j, "timing_scope", ""), "per_call_step"))
+			continue;
+		if (!started++) {
+			md_block(md, "### A.11 Key-exchange steps");
+			md_block(md, "Each step is timed alone inside a whole exchange, with one counter "
+				 "bracket around each call, so its mean includes one bracket's overhead; "
+				 "the corrected column subtracts the median overhead measured in the same "
+				 "process, and the last column compares it with the exchange's mean.");
+			md_table(md, hdr, 5);
+		}
+		double mc, ov, ex, corr, share;
+		int has_mc = rec_real(r->j, "mean_cycles", &mc);
+		int has_ov = rec_real(json_object_get(r->j, "counter"), "overhead_cycles_median", &ov);
+		const struct ds_record *x = ds_find_record(in, "exchange");
+		int has_ex = x && ds_record_complete(x) && rec_real(x->j, "mean_cycles", &ex) && ex > 0;
+		corr = has_mc && has_ov ? (mc > ov ? mc - ov : 0) : 0;
+		share = has_ex ? corr / ex : 0;
+		char a[FMT_MAX], b[FMT_MAX], d[FMT_MAX], e[FMT_MAX];
+		char *cell = op_cell(in, r->op);
+		const char *cells[5] = { cell, fmt_cycles(a, has_mc ? &mc : NULL),
+			fmt_cycles(b, has_ov ? &ov : NULL), fmt_cycles(d, has_mc && has_ov ? &corr : NULL),
+			fmt_percent(e, has_ex && has_mc && has_ov ? &share : NULL) };
+		md_row(md, cells);
+		free(cell);
+	}
+}
+
+/* A.12: what signing and verification counted (docs/method.md §5.2). */
+static void signature_counters(struct md_page *md, const struct ds_candidate *c)
+{
+	static const char *const hdr[] = { "instance \xc2\xb7 operation",
+		"failed signing attempts retried", "largest excess over the API maximum (bytes)",
+		"verify rejections", "honest signature: signatures made, message tweaks" };
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	int started = 0;
+	if (strcmp(c->type, "sign"))
+		return;
+	FOR_COMPLETE(c, in, r) {
+		int sign = !strcmp(r->op, "sign"), verify = !strcmp(r->op, "verify");
+		if (!sign && !verify)
+			continue;
+		if (!started++) {
+			md_block(md, "### A.12 Signing and verification");
+			md_table(md, hdr, 5);
+		}
+		char a[FMT_MAX], b[FMT_MAX], d[FMT_MAX], e[2 * FMT_MAX];
+		snprintf(a, sizeof a, "%lld", meta_total(r->j, "sign_failures_retried", 0));
+		snprintf(b, sizeof b, "%lld", meta_total(r->j, "sign_max_excess_bytes", 1));
+		snprintf(d, sizeof d, "%lld", meta_total(r->j, "verify_rejections", 0));
+		snprintf(e, sizeof e, "%lld, %lld", meta_total(r->j, "honest_signature_tries", 1),
+			 meta_total(r->j, "honest_message_tweaks", 1));
+		char *cell = op_cell(in, r->op);
+		const char *cells[5] = { cell, sign ? a : DASH, sign ? b : DASH, verify ? d : DASH,
+			verify ? e : DASH };
+		md_row(md, cells);
+		free(cell);
 	}
 }
 
@@ -526,5 +590,7 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	charts(md, ds, c);
 	additional_evidence(md, c);
 	candidate_checks(md, c);
+	kex_steps(md, c);
+	signature_counters(md, c);
 	against_baseline(md, ds, c);
 }

@@ -16,19 +16,6 @@
 
 #define DASH FMT_DASH
 
-/* Object names on the page, for the keys of the audit. */
-static const char *object_name(const char *key)
-{
-	static const char *const names[][2] = {
-		{ "pk", "public key" }, { "sk", "secret key" }, { "ct", "ciphertext" },
-		{ "ss", "shared secret" }, { "signature", "signature" },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(names[i][0], key))
-			return names[i][1];
-	return key;
-}
-
 static void audit_row(struct md_page *md, const struct dataset *ds, const json_t *inst,
 		      const json_t *o)
 {
@@ -50,7 +37,7 @@ static void audit_row(struct md_page *md, const struct dataset *ds, const json_t
 	const char *cand = jget_str(inst, "candidate", "");
 	char *id = xasprintf("[%s](%s/%s.md)", cand, ds->system_id, cand);
 	char *label = md_code(jget_str(inst, "label", ""));
-	const char *cells[7] = { id, label, object_name(jget_str(o, "object", "")),
+	const char *cells[7] = { id, label, size_audit_object_name(jget_str(o, "object", "")),
 		api >= 0 ? a : DASH, ob, ca, jget_str(o, "classification", "") };
 	md_row(md, cells);
 	free(id);

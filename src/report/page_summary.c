@@ -14,6 +14,7 @@
 #include "method/format.h"
 #include "method/types.h"
 #include "model/baseline_view.h"
+#include "model/size_audit.h"
 #include "stats/stats.h"
 
 #define DASH FMT_DASH
@@ -77,10 +78,16 @@ static const json_t *instance_sizes(const struct ds_instance *in)
 	return NULL;
 }
 
-/* Public key (col 2), ciphertext (3) or signature (4): catalog, else API. */
+/* Public key (col 2), ciphertext (3) or signature (4): catalog, else API;
+ * col -1: a key exchange's bandwidth (kex_instance_sizes). */
 static char *size_cell(const struct dataset *ds, const struct ds_candidate *c,
 		       const struct ds_instance *in, int col, const char *api_key)
 {
+	if (col < 0) {
+		struct kex_sizes k;
+		return !kex_instance_sizes(ds, c->id, in, &k) && k.bandwidth >= 0
+			? xasprintf("%lld", k.bandwidth) : xstrdup(DASH);
+	}
 	char **row = csv_find(&ds->external_sizes, c->id, in->label);
 	size_t nc = 0;
 	for (size_t i = 0; row && i < ds->external_sizes.n; i++)
@@ -208,7 +215,7 @@ static const struct pk_section sections[] = {
 	  { "pk_bytes", "ct_bytes" }, { 2, 3 }, 2, kem_hdr, 10 },
 	{ "sign", "## Digital signatures", { "keygen", "sign", "verify" }, 3,
 	  { "pk_bytes", "signature_bytes" }, { 2, 4 }, 2, sig_hdr, 10 },
-	{ "kex", "## Key exchange", { "exchange" }, 1, { "bandwidth_bytes" }, { 99 }, 1, kex_hdr, 7 },
+	{ "kex", "## Key exchange", { "exchange" }, 1, { "bandwidth_bytes" }, { -1 }, 1, kex_hdr, 7 },
 };
 
 static char *caption(const struct dataset *ds)
