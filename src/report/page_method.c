@@ -150,9 +150,10 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
 		 num(a, pl, "trials", 5), num(b, pl, "separate_process_setup_s", 60), tt,
 		 num(c, pl, "min_total", 100), num(d, pl, "max_iters_per_trial", 20000), budget);
 	md_linef(md, "- A process is disturbed when a trial runs below 0.95 \xc3\x97 the reference "
-		 "clock (hardware counter only), has more than %s involuntary context switches or "
+		 "clock (hardware counter only%s), has more than %s involuntary context switches or "
 		 "migrates; it is rerun up to %s times and the last attempt is kept. This run "
-		 "retried %lld process(es).", num(e, pl, "max_invol_switches_per_trial", 0),
+		 "retried %lld process(es).", f->kex ? "; single key-exchange steps exempt" : "",
+		 num(e, pl, "max_invol_switches_per_trial", 0),
 		 num(g, pl, "max_disturbed_retries", 3), f->retries);
 }
 
@@ -189,7 +190,9 @@ static void inputs(struct md_page *md, const json_t *opt, const struct run_facts
 		strcmp(seed, "per-trial") ? "once per process with the bytes 00..2f"
 		: "per trial with the bytes 00..2e and 0x30 + the trial number");
 	if (f->sign)
-		sb_adds(&sb, "; signatures sign a fixed 64-byte message");
+		sb_adds(&sb, "; signatures sign a fixed 64-byte message, a failed signing attempt "
+			"is retried (up to 64 times) inside the timing and counted, and verify checks "
+			"one honest signature, its rejections counted");
 	if (f->hash)
 		sb_adds(&sb, "; hash functions are timed at 32, 128, 512, 1024, 4096, 8192, 16384 "
 			"and 65536 bytes (guide S1\xe2\x80\x93S8)");
@@ -261,8 +264,9 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	extension_passes(md, opt, f);
 	if (f->kex)
 		md_linef(md, "- Key exchange: `exchange` times the whole official flow per call; single "
-			 "steps are bracketed per call, so their wall time includes the published "
-			 "bracket overhead.");
+			 "steps are bracketed per call inside a whole exchange, so their wall time "
+			 "includes the published bracket overhead; a step is planned with the larger "
+			 "of its own and the exchange's cold call.");
 }
 
 static void shares(struct md_page *md, const struct run_facts *f)

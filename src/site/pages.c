@@ -18,12 +18,14 @@
 #include "charts/svg.h"
 #include "method/format.h"
 #include "method/natsort.h"
+#include "model/size_audit.h"
 #include "report/md.h"
 #include "site/pages.h"
 
 /* ---- metrics -------------------------------------------------------------------- */
 
-enum metric_kind { M_CYCLES, M_BYTES, M_SUM_CYCLES, M_SUM_BYTES };
+/* M_BANDWIDTH: a key exchange's bandwidth (model/size_audit.h). */
+enum metric_kind { M_CYCLES, M_BYTES, M_SUM_CYCLES, M_SUM_BYTES, M_BANDWIDTH };
 
 struct metric {
 	const char *key;       /* sort-copy suffix */
@@ -59,10 +61,17 @@ static const struct metric sign_metrics[] = {
 	{ "sig", "signature (B)", M_BYTES, "signature_bytes", NULL, NULL, 1, 1 },
 };
 
+static const struct metric kex_metrics[] = {
+	{ "exchange", "exchange cycles", M_CYCLES, "exchange", NULL, NULL, 1, 1 },
+	{ "bandwidth", "bandwidth (B)", M_BANDWIDTH, NULL, NULL, NULL, 1, 1 },
+};
+
 static const struct category es_categories[] = {
 	{ "kem", "Key encapsulation", kem_metrics, sizeof kem_metrics / sizeof *kem_metrics, 1, 2 },
 	{ "sign", "Digital signatures", sign_metrics, sizeof sign_metrics / sizeof *sign_metrics, 1, 2 },
+	{ "kex", "Key exchange", kex_metrics, sizeof kex_metrics / sizeof *kex_metrics, 0, 1 },
 };
+#define N_ES_CATEGORIES (sizeof es_categories / sizeof *es_categories)
 
 static double record_cycles(const struct ds_instance *in, const char *op)
 {
@@ -117,6 +126,11 @@ static double metric_value(const struct dataset *ds, const struct ds_candidate *
 		return record_cycles(in, m->a) + record_cycles(in, m->b) + record_cycles(in, m->c);
 	case M_SUM_BYTES:
 		return instance_bytes(ds, c, in, m->a) + instance_bytes(ds, c, in, m->b);
+	case M_BANDWIDTH: {
+		struct kex_sizes k;
+		return !kex_instance_sizes(ds, c->id, in, &k) && k.bandwidth > 0
+			? (double)k.bandwidth : NAN;
+	}
 	}
 	return NAN;
 }
@@ -412,9 +426,9 @@ void site_equal_security_pages(const struct dataset *ds, struct site_files *md,
 	int tg[16];
 	size_t nt = targets(ds, tg, 16);
 	for (size_t t = 0; t < nt; t++) {
-		struct es_section secs[2];
+		struct es_section secs[N_ES_CATEGORIES];
 		size_t ns = 0;
-		for (size_t k = 0; k < 2; k++) {
+		for (size_t k = 0; k < N_ES_CATEGORIES; k++) {
 			const struct category *cat = &es_categories[k];
 			struct es_section s = { cat, xcalloc(ds->n_cand + 1, sizeof *s.rows), 0 };
 			for (size_t i = 0; i < ds->n_cand; i++)

@@ -487,7 +487,10 @@ static void signature_candidate(void **state)
 	/* the method page names the signing message only once a signature
 	 * candidate was timed */
 	char *method = page_method(&ds, NULL);
-	assert_non_null(strstr(method, "00..2f; signatures sign a fixed 64-byte message.\n"));
+	assert_non_null(strstr(method, "00..2f; signatures sign a fixed 64-byte message, a failed "
+			       "signing attempt is retried (up to 64 times) inside the timing and "
+			       "counted, and verify checks one honest signature, its rejections "
+			       "counted.\n"));
 	assert_null(strstr(method, "hash functions are timed"));
 	free(method);
 	dataset_free(&ds);
