@@ -30,6 +30,8 @@
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
 #include "kat/katgen_hash.h"
+#include "kat/katgen_kex.h"
+#include "kat/katgen_sig.h"
 #include "kat/katlog.h"
 #include "proc/spawn.h"
 #include "util/util.h"
@@ -321,6 +323,47 @@ static enum kat_status run_hash(const struct candidate_lib *lib, const struct ka
 	return katgen_hash(&api, (enum hash_kat_file)f, text, detail);
 }
 
+static enum kat_status run_sig(const struct candidate_lib *lib, const struct kat_args *a,
+			       int records, struct strbuf *text, char **detail)
+{
+	struct sig_api api = {
+		.pk_bytes = lib->meta->pk_bytes,
+		.sk_bytes = lib->meta->sk_bytes,
+		.sn_bytes = lib->meta->sig_bytes,
+		.seed = lib->seed,
+		.keygen = lib->sig_keygen,
+		.sign = lib->sig_sign,
+		.verify = lib->sig_verify,
+	};
+	(void)a;
+	return katgen_sig(&api, records, text, detail);
+}
+
+static enum kat_status run_kex(const struct candidate_lib *lib, const struct kat_args *a,
+			       int records, struct strbuf *text, char **detail)
+{
+	const struct ngcc_meta *m = lib->meta;
+	(void)a;
+	struct kex_api api = {
+		.passes = m->passes,
+		.pk_bytes = m->pk_bytes,
+		.sk_bytes = m->sk_bytes,
+		.sta_bytes = m->sta_bytes,
+		.stb_bytes = m->stb_bytes,
+		.ss_bytes = m->ss_bytes,
+		.msg_bytes = m->msg_bytes,
+		.seed = lib->seed,
+		.init_a = lib->kex_init_a,
+		.init_b = lib->kex_init_b,
+		.pass1 = lib->kex_pass1,
+		.derive_a = lib->kex_derive_a,
+		.derive_b = lib->kex_derive_b,
+	};
+	for (int k = 2; k <= KAT_KEX_MAX_PASSES && k <= NGCC_KEX_MAX_PASSES; k++)
+		api.pass[k] = lib->kex_pass[k];
+	return katgen_kex(&api, records, text, detail);
+}
+
 /* The KAT replay of each library type (ABI number of runtime/ngcc_abi.h);
  * a type without a row is NOKAT.  A new type adds its katgen_<type> and a
  * row here. */
@@ -332,6 +375,8 @@ static const struct {
 	kat_replay_fn run;
 } replays[] = {
 	{ NGCC_TYPE_KEM, run_kem },
+	{ NGCC_TYPE_SIG, run_sig },
+	{ NGCC_TYPE_KEX, run_kex },
 	{ NGCC_TYPE_HASH, run_hash },
 };
 
