@@ -19,8 +19,8 @@ FIXTURE_TOOLS += $(O)/tools/fixture_kat
 
 # Fixture sources may have spaces in their names, which make cannot list as
 # prerequisites: regenerate whenever any file under tests/fixtures/,
-# src/runtime/ or examples/ (the hash fixtures copy ExampleHash) is newer
-# than the stamp.
+# src/runtime/ or examples/ (the hash and sigkex families copy the example
+# schemes) is newer than the stamp.
 FIXTURES_STALE := $(shell find tests/fixtures src/runtime examples -newer $(FIXTURES)/.stamp -print -quit 2>/dev/null)
 
 # $$(FIXTURE_TOOLS) is expanded once make has read every fragment, so the
