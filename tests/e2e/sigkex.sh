@@ -144,8 +144,12 @@ check(not os.path.exists(os.path.join(run, "records", "hostilekex", "CrashPass2_
 EOF
 
 # ---- profile: KEX only its exchange ---------------------------------------------------
-ngcc profile --run runs/s "$unfixed" manifestkex hostilesig >"$ws/profile.out" 2>&1 ||
-	fail "profile: $(tail -20 "$ws/profile.out")"
+# The hostile signatures' broken operations are not profiled: exit 1.
+rc=0
+ngcc profile --run runs/s "$unfixed" manifestkex hostilesig >"$ws/profile.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "profile exited $rc, expected 1: $(tail -20 "$ws/profile.out")"
+has "$ws/profile.out" "hostilesig AcceptAll verify: not profiled: calibration invalid_output"
+has "$ws/profile.out" "hostilesig LongSig sign: not profiled: calibration invalid_output"
 [ -f "$ws/runs/s/profile/manifestkex/ExampleKEX-3P__exchange.json" ] || fail "no exchange profile"
 if ls "$ws/runs/s/profile/manifestkex/" | grep -q '__pass\|__init\|__derive'; then
 	fail "a KEX step was profiled"
