@@ -48,7 +48,7 @@ static int by_estimate(const void *a, const void *b, void *ctx)
 }
 
 /* The t1 a unit is planned with: its own, or for a KEX step the larger of
- * its own and its instance's exchange (method §4.2 step 1). */
+ * its own and its instance's exchange (docs/method.md §4.2 step 1). */
 static double planning_t1(const struct engine *e, const struct unit *u)
 {
 	const char *whole = cand_op_whole(u->op);

@@ -435,7 +435,7 @@ static json_t *int_or_null(long long v)
  * pass count, state and message-buffer sizes, the length of each pass's
  * message as returned (observed maximum), their sum, the public keys of
  * A and B (returned lengths, else the API's), and the bandwidth
- * (messages + public key A + public key B; method §9).
+ * (messages + public key A + public key B; docs/method.md §9).
  */
 static json_t *kex_json(const json_t *processes, const json_t *sizes)
 {

@@ -43,8 +43,8 @@ struct cand_type {
 	const char *const *timed_ops;
 	/* The operation that is the whole flow when the others are its
 	 * steps (KEX: exchange), else NULL.  A step is planned with a t1 of
-	 * at least the whole flow's (method §4.2 step 1), and only the whole
-	 * flow is profiled (method §2.3). */
+	 * at least the whole flow's (docs/method.md §4.2 step 1), and only the whole
+	 * flow is profiled (docs/method.md §2.6). */
 	const char *whole_op;
 	/* `check` has suites for the type (the check program's table,
 	 * driver/check/suite.h); 0: its instances are listed as skipped. */

@@ -60,7 +60,7 @@ extern "C" {
 #ifdef NGCC_SHIM_NO_DRNG_DEF
 extern DRNG_ctx drng_algorithm;
 #else
-/* The global every candidate draws its randomness from (iccs-api.md §1.7);
+/* The global every candidate draws its randomness from (docs/iccs.md §1.7);
  * ngcc_seed() instantiates it before any API call. */
 DRNG_ctx drng_algorithm;
 #endif

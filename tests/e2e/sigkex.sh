@@ -97,7 +97,7 @@ for label, ops in steps.items():
         check(r["status"] == "complete", f"{label} {op}: {r['status']} {r.get('status_detail')}")
         check(r["timing_scope"] == "per_call_step", f"{label} {op} scope")
         check(len(r["trials"]) == r["plan"]["trials"], "raw trials kept")
-        # method §4.2 step 1: a step is planned with at least the exchange's t1
+        # docs/method.md §4.2 step 1: a step is planned with at least the exchange's t1
         check(r["plan"]["t1_s"] >= ex["plan"]["t1_s"], f"{label} {op} t1 below the exchange's")
     check(not os.path.exists(os.path.join(run, "records", "manifestkex", label + "__pass4.json")),
           "a pass beyond the instance's count was timed")
