@@ -493,6 +493,12 @@ static void sizes_source(struct cpage *p, int kex)
 			  "figures. See the [size audit](../size-audit.md) for disagreements.", code);
 		free(code);
 		free(path);
+	} else if (kex) {
+		md_block(&p->md, "Messages and public keys A and B are the lengths the API returned "
+			 "in the measured exchanges (its declared length where none was observed); "
+			 "secret-key and shared-secret lengths are the API's declared figures. "
+			 "Bandwidth is the protocol messages plus both public keys. See the "
+			 "[size audit](../size-audit.md) for the API's figures.");
 	} else {
 		md_block(&p->md, "All sizes are the lengths declared by the implementation's API. "
 			 "See the [size audit](../size-audit.md) for observed lengths.");
