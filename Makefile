@@ -161,4 +161,4 @@ clean:
 # Area fragments (extra test programs, fixtures) owned by each area.
 -include $(wildcard mk/*.mk)
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' 2>/dev/null || true)

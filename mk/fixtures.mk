@@ -21,7 +21,7 @@ FIXTURE_TOOLS += $(O)/tools/fixture_kat
 # prerequisites: regenerate whenever any file under tests/fixtures/,
 # src/runtime/ or examples/ (the hash and sigkex families copy the example
 # schemes) is newer than the stamp.
-FIXTURES_STALE := $(shell find tests/fixtures src/runtime examples -newer $(FIXTURES)/.stamp -print -quit 2>/dev/null)
+FIXTURES_STALE := $(shell find tests/fixtures src/runtime examples -newer $(FIXTURES)/.stamp -print -quit 2>/dev/null || true)
 
 # $$(FIXTURE_TOOLS) is expanded once make has read every fragment, so the
 # tools other fragments add count too.
