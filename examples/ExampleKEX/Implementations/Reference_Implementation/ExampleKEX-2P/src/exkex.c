@@ -137,7 +137,7 @@ int exkex_keypair(unsigned char *pk, unsigned char *sk)
 		for (j = 0; j < NB; j++) {
 			uint16_t acc = (uint16_t)e[i * NB + j];
 			for (k = 0; k < N; k++)
-				acc = (uint16_t)(acc + a[i * N + k] * (uint16_t)s[k * NB + j]);
+				acc = (uint16_t)(acc + (uint32_t)a[i * N + k] * s[k * NB + j]);
 			put16(pk + EXKEX_SEEDABYTES + 2 * (i * NB + j), acc);
 		}
 	for (i = 0; i < N * NB; i++)
@@ -167,7 +167,7 @@ static int encrypt(const unsigned char *pk, const unsigned char share[EXKEX_SHAR
 		for (j = 0; j < N; j++) {
 			uint16_t acc = (uint16_t)e1[i * N + j];
 			for (k = 0; k < N; k++)
-				acc = (uint16_t)(acc + (uint16_t)s[i * N + k] * a[k * N + j]);
+				acc = (uint16_t)(acc + (uint32_t)(uint16_t)s[i * N + k] * a[k * N + j]);
 			put16(ct + 2 * (i * N + j), acc);
 		}
 	for (i = 0; i < NB; i++)
@@ -176,7 +176,7 @@ static int encrypt(const unsigned char *pk, const unsigned char share[EXKEX_SHAR
 			uint16_t nibble = (share[idx / 2] >> (4 * (idx % 2))) & 0xF;
 			uint16_t acc = (uint16_t)(e2[idx] + (nibble << (16 - EXKEX_BITS)));
 			for (k = 0; k < N; k++)
-				acc = (uint16_t)(acc + (uint16_t)s[i * N + k] *
+				acc = (uint16_t)(acc + (uint32_t)(uint16_t)s[i * N + k] *
 						 get16(pk + EXKEX_SEEDABYTES + 2 * (k * NB + j)));
 			put16(ct + EXKEX_MATBYTES + 2 * idx, acc);
 		}
