@@ -197,7 +197,7 @@ static void decrypt(const unsigned char *sk, const unsigned char *ct,
 			int idx = i * NB + j;
 			uint16_t m = get16(ct + EXKEX_MATBYTES + 2 * idx);
 			for (k = 0; k < N; k++)
-				m = (uint16_t)(m - get16(ct + 2 * (i * N + k)) *
+				m = (uint16_t)(m - (uint32_t)get16(ct + 2 * (i * N + k)) *
 					       (uint16_t)(int16_t)(signed char)sk[k * NB + j]);
 			/* round to the nearest multiple of 2^(16-BITS) */
 			m = (uint16_t)((m + (1u << (15 - EXKEX_BITS))) >> (16 - EXKEX_BITS));
