@@ -1,10 +1,10 @@
 /* runstatus.c — see runstatus.h: every unit's state in a run directory. */
 #include "campaign/runstatus.h"
-#include "campaign/memory.h"
 #include "campaign/prior.h"
 #include "campaign/rundir.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
+#include "evidence/memory_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
 #include "util/util.h"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/memory.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
+#include "evidence/memory_json.h"
 #include "evidence/names.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
