@@ -678,14 +678,9 @@ int build_units(struct build_unit *units, size_t n, int jobs,
 			;
 		if (!n_running)
 			break;
-		struct job *j = job_wait_any(running, n_running);
+		struct job *j = job_wait_any(running, &n_running);
 		if (!j)
 			break;
-		for (size_t i = 0; i < n_running; i++)
-			if (running[i] == j) {
-				running[i] = running[--n_running];
-				break;
-			}
 		struct plan *p = j->owner;
 		struct build_unit *u = p->unit;
 		plan_job_done(p, j);

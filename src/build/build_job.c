@@ -137,14 +137,14 @@ static void reap(struct job *j)
 	j->pidfd = -1;
 }
 
-struct job *job_wait_any(struct job **running, size_t n)
+struct job *job_wait_any(struct job **running, size_t *n)
 {
-	struct pollfd *pfd = xcalloc(n ? n : 1, sizeof *pfd);
-	struct job **who = xcalloc(n ? n : 1, sizeof *who);
+	struct pollfd *pfd = xcalloc(*n ? *n : 1, sizeof *pfd);
+	struct job **who = xcalloc(*n ? *n : 1, sizeof *who);
 	struct job *done = NULL;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < *n; i++) {
 		struct job *j = running[i];
 		if (!j || !j->started || j->finished)
 			continue;
@@ -174,6 +174,11 @@ struct job *job_wait_any(struct job **running, size_t n)
 			}
 	}
 out:
+	for (size_t i = 0; done && i < *n; i++)
+		if (running[i] == done) {
+			running[i] = running[--*n];
+			break;
+		}
 	free(pfd);
 	free(who);
 	return done;

@@ -31,9 +31,10 @@ struct job {
 
 /* Start j; 0, or -1 if it could not start (j->finished set, output says why). */
 int job_start(struct job *j);
-/* Wait until one of the n started, unfinished jobs ends; returns it (marked
- * finished, output read) or NULL if none is running. */
-struct job *job_wait_any(struct job **running, size_t n);
+/* Wait until one of the *n started, unfinished jobs ends; returns it (marked
+ * finished, output read, taken off running: *n is one less, the last job
+ * in its place) or NULL if none is running. */
+struct job *job_wait_any(struct job **running, size_t *n);
 /* Start and wait for one job. */
 int job_run_sync(struct job *j);
 void job_release(struct job *j);

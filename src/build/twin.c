@@ -141,14 +141,9 @@ static int run_jobs(struct twin_ctx *c, struct job *js, size_t n, char **err)
 		}
 		if (!nrun)
 			break;
-		struct job *done = job_wait_any(running, nrun);
+		struct job *done = job_wait_any(running, &nrun);
 		if (!done)
 			break;
-		for (size_t k = 0; k < nrun; k++)
-			if (running[k] == done) {
-				running[k] = running[--nrun];
-				break;
-			}
 		log_command(c, &done->argv, done->output);
 		if (done->exit_code && !rc) {
 			rc = 1;
