@@ -38,7 +38,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAIL_BYTES 4000
 /* Address space: KAT_2_33's 1 GiB message (docs/iccs.md §4.5), a copy of
  * it a candidate may make, the 1 GiB of text the gate's pipe accepts at
  * most, and room for the candidate's own state. */
@@ -288,7 +287,7 @@ int gate_run_child(const struct kat_unit *u, const char *library,
 			.nproc = LIMIT_NPROC,
 		},
 		.want_result = 1,
-		.tail_bytes = TAIL_BYTES,
+		.tail_bytes = GATE_TAIL_BYTES,
 		.on_result = u->progress ? gate_progress_feed : NULL,
 		.on_result_arg = u->progress,
 	};
@@ -369,8 +368,8 @@ static char *compose_log(const struct kat_unit *u, const struct kat_run *r,
 			      kat_count_records(r->text, r->text_len));
 		katlog_field(&log, "generated_sha256", hex);
 	}
-	katlog_tail(&log, "candidate stderr", r->err_tail, TAIL_BYTES);
-	katlog_tail(&log, "candidate stdout", r->out_tail, TAIL_BYTES);
+	katlog_tail(&log, "candidate stderr", r->err_tail, GATE_TAIL_BYTES);
+	katlog_tail(&log, "candidate stdout", r->out_tail, GATE_TAIL_BYTES);
 	sb_addf(&log, "%s\n", r->result_line);
 	char *rel = path_hide_ours(log.buf, u->o->workspace, NULL);
 	sb_free(&log);

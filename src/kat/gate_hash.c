@@ -28,10 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
-#define TAIL_BYTES 4000
 #define MAX_FILES 8
 
 /* Most severe first: an instance is as bad as its worst file. */
@@ -58,16 +56,9 @@ struct feed {
 	int overlong;       /* the current line does not fit: not PROGRESS */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void show_progress(const struct feed *f, unsigned long long done, unsigned long long total)
 {
-	double t = now_s() - f->start;
+	double t = mono_now() - f->start;
 	double pct = total ? 100.0 * (double)done / (double)total : 0;
 	fprintf(stderr, "\r\033[K[%d/%d] kat %s %s %s %.0f%%, %.0f s", f->u->k, f->u->n,
 		f->u->id, f->u->stem, f->tag, pct, t);
@@ -111,11 +102,6 @@ static const char *conf_kat_file(const struct instance_conf *ic, const char *tag
 	return NULL;
 }
 
-static int skipped(const struct kat_gate_opts *o, const char *tag)
-{
-	return sl_contains(&o->skip_files, tag);
-}
-
 static void say_file(const struct kat_unit *u, const struct file_result *fr)
 {
 	if (u->o->tty)
@@ -142,9 +128,9 @@ static int run_file(const struct kat_unit *u, const char *library,
 	fr->ref = fu.ref;
 	if (rc)
 		return -1;
-	fr->skipped = skipped(o, fr->tag);
+	fr->skipped = sl_contains(&o->skip_files, fr->tag);
 	if (!fr->skipped) {
-		struct feed feed = { .u = u, .tag = fr->tag, .start = now_s() };
+		struct feed feed = { .u = u, .tag = fr->tag, .start = mono_now() };
 		fu.hash_file = fr->tag;
 		fu.progress = o->tty ? &feed : NULL;
 		if (o->tty)
@@ -245,10 +231,10 @@ static void log_file(struct strbuf *log, const struct file_result *fr, const cha
 			katlog_field(log, key, text_rel);
 		}
 		char *what = xasprintf("%s candidate stderr", fr->tag);
-		katlog_tail(log, what, r->err_tail, TAIL_BYTES);
+		katlog_tail(log, what, r->err_tail, GATE_TAIL_BYTES);
 		free(what);
 		what = xasprintf("%s candidate stdout", fr->tag);
-		katlog_tail(log, what, r->out_tail, TAIL_BYTES);
+		katlog_tail(log, what, r->out_tail, GATE_TAIL_BYTES);
 		free(what);
 	}
 	sb_addf(log, "FILE %s %s%s%s\n", fr->tag, fr->skipped ? "SKIPPED" : kat_status_name(r->st),

@@ -15,6 +15,9 @@
 
 struct kat_gate_opts;
 
+/* The end of the candidate's stdout and stderr a log keeps, in bytes. */
+#define GATE_TAIL_BYTES 4000
+
 /* Where the expected text comes from. */
 struct kat_ref {
 	struct kat_manifest_entry manifest; /* .file set when used */
