@@ -497,20 +497,14 @@ static void xcheck_bit_splits(struct selftest *st, const unsigned char *data)
 static void xcheck_pseudoxof(struct selftest *st, const unsigned char *data,
 			     const size_t *lens, size_t nlens)
 {
-	unsigned char ours[100], theirs[128], ctr[4] = { 0, 0, 0, 0 };
+	unsigned char ours[100], theirs[100];
 	size_t i;
 	int ok = 1;
 
 	for (i = 0; ok && i < nlens; i += 3) {
-		unsigned char c;
-
 		pseudoXOF(780, data, 8ull * lens[i], ours);
-		for (c = 1; ok && c <= 4; c++) {
-			ctr[3] = c;
-			ok = iccs_openssl_sm3(data, lens[i], ctr, 4, theirs + 32 * (c - 1)) == 0;
-		}
-		theirs[97] &= 0xf0;
-		ok = ok && memcmp(ours, theirs, 98) == 0;
+		ok = iccs_openssl_pseudoxof(780, data, lens[i], theirs) == 0 &&
+		     memcmp(ours, theirs, 98) == 0;
 	}
 	report(st, ok, "pseudoXOF(780) = SM3(msg || ctr) via OpenSSL",
 	       "differs at %zu bytes", lens[i - 3]);
