@@ -416,7 +416,6 @@ static int is_identifier(const char *v)
 }
 
 /* ---- one instance ---- */
-/* ---- one instance ---- */
 
 struct inst_builder {
 	const char *root;

@@ -87,8 +87,9 @@ static int parse_manifest_line(char *line, struct kat_manifest_entry *e)
 	if (!mode_len || !*file)
 		return -1;
 	mode[mode_len] = '\0';
-	char *bad = file_field_problem(file);
-	free(bad);
+	char *problem = file_field_problem(file);
+	int bad = problem != NULL;
+	free(problem);
 	if (bad || kat_mode_parse(mode, &e->mode) != 0)
 		return -1;
 	for (size_t i = 0; i < 64; i++)
