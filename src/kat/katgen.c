@@ -108,11 +108,7 @@ static enum kat_status run_record(struct kem_run *run, DRNG_ctx *drng_seed)
 	unsigned long long pk_len, sk_len, ss_len, ct_len;
 	int rc;
 
-	snprintf(run->k.where, sizeof(run->k.where), "Count %d", run->count);
-	sb_addf(run->k.text, "Count = %d\n", run->count);
-	get_random_number(drng_seed, seed, KAT_SEED_BYTES * 8);
-	kat_emit_seed(run->k.text, seed);
-
+	kat_begin_record(&run->k, run->count, drng_seed, seed);
 	rc = run->api->seed(seed, KAT_SEED_BYTES);
 	KAT_TRY(check_call(run, "init_random_number", rc));
 	KAT_TRY(run_keygen(run, &pk_len, &sk_len));

@@ -205,10 +205,7 @@ static enum kat_status run_record(struct kex_run *run, int count, DRNG_ctx *drng
 {
 	unsigned char seed[KAT_SEED_BYTES];
 
-	snprintf(run->k.where, sizeof(run->k.where), "Count %d", count);
-	sb_addf(run->k.text, "Count = %d\n", count);
-	get_random_number(drng_seed, seed, KAT_SEED_BYTES * 8);
-	kat_emit_seed(run->k.text, seed);
+	kat_begin_record(&run->k, count, drng_seed, seed);
 	KAT_TRY(check_call(run, "init_random_number", run->api->seed(seed, KAT_SEED_BYTES)));
 	sb_addf(run->k.text, "Pass_Num = %llu\n", run->api->passes);
 	KAT_TRY(run_init(run, 0));

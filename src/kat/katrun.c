@@ -1,9 +1,11 @@
 /*
- * katrun.c — guard-zone buffers, post-call checks, failure details and
- * hex lines shared by the KAT replays (katgen*.c).
+ * katrun.c — guard-zone buffers, post-call checks, failure details, the
+ * start of a PKC record and hex lines shared by the KAT replays
+ * (katgen*.c).
  */
 #include "kat/katrun.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,10 +144,14 @@ void kat_emit_field(struct strbuf *sb, const char *name,
 	kat_emit_hex(sb, name, p, len);
 }
 
-void kat_emit_seed(struct strbuf *sb, const unsigned char seed[KAT_SEED_BYTES])
+void kat_begin_record(struct kat_run *run, int count, DRNG_ctx *drng_seed,
+		      unsigned char seed[KAT_SEED_BYTES])
 {
-	sb_addf(sb, "Seed_Len = %d\n", KAT_SEED_BYTES);
-	kat_emit_hex(sb, "Seed", seed, KAT_SEED_BYTES);
+	snprintf(run->where, sizeof(run->where), "Count %d", count);
+	sb_addf(run->text, "Count = %d\n", count);
+	get_random_number(drng_seed, seed, KAT_SEED_BYTES * 8);
+	sb_addf(run->text, "Seed_Len = %d\n", KAT_SEED_BYTES);
+	kat_emit_hex(run->text, "Seed", seed, KAT_SEED_BYTES);
 }
 
 void kat_drng_init_repeated(DRNG_ctx *drng, const char *pattern)

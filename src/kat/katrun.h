@@ -58,8 +58,11 @@ void kat_emit_hex(struct strbuf *sb, const char *name,
 /* "Name_Len = %llu\n" then the hex line. */
 void kat_emit_field(struct strbuf *sb, const char *name,
 		    const unsigned char *p, unsigned long long len);
-/* The seed lines every PKC record starts with. */
-void kat_emit_seed(struct strbuf *sb, const unsigned char seed[KAT_SEED_BYTES]);
+/* How every PKC record starts (KEM, SIG, KEX): run->where = "Count
+ * <count>", the "Count = <count>" line, then the record's seed drawn from
+ * drng_seed into seed and its Seed_Len and Seed lines. */
+void kat_begin_record(struct kat_run *run, int count, DRNG_ctx *drng_seed,
+		      unsigned char seed[KAT_SEED_BYTES]);
 
 /* Instantiates a DRNG with the 64-byte nonce made of `pattern` repeated and
  * cut at 64 bytes: "seed" x 16, "msg" x 21 || "m", "KAT_2_12" x 8. */
