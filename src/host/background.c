@@ -2,6 +2,7 @@
  * benchmark CPU and derive the per-trial allowance. */
 #include "host/background.h"
 #include "evidence/json.h"
+#include "host/spin.h"
 #include "host/threadcounts.h"
 #include "util/util.h"
 
@@ -25,17 +26,12 @@ struct spin_job {
 	int err;              /* errno of a failed pinning */
 };
 
-/* Where the spinning adds up: a volatile at file scope, so the work is not
- * optimised away and no compiler calls it set but unused. */
-static volatile unsigned spin_sink;
-
 /* User-mode work between clock reads: short enough to end a window within
  * microseconds. */
 static void spin_until(double end)
 {
 	while (mono_now() < end)
-		for (unsigned i = 0; i < 2048; i++)
-			spin_sink += i;
+		counter_busy_spin(2048);
 }
 
 static double thread_cpu_s(void)
