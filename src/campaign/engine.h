@@ -185,8 +185,11 @@ json_t *engine_timing_record(const struct engine *e, const struct unit *u);
  * 0, or -1 with a message (an unreadable --prior, a bad expression). */
 int engine_select_shard(struct engine *e);
 /* The assignment alone (e->assigned stays 0 without sharding options),
- * and the shard of a unit under it (1 when there is none). */
-int engine_assign(struct engine *e);
+ * and the shard of a unit under it (1 when there is none).  priors (may be
+ * NULL) receives the --prior records read for the costs once e->assigned
+ * is set, for the caller to use and prior_free(); else it is left empty. */
+struct prior;
+int engine_assign(struct engine *e, struct prior *priors);
 int engine_unit_shard(const struct engine *e, const struct unit *u);
 /* The units of the workspace for o (candidates, KAT states, build.json),
  * without checking the host or taking any lock: for `plan` and `status`.

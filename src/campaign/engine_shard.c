@@ -70,9 +70,11 @@ static void keep_mine(struct engine *e)
 	e->n_units = w;
 }
 
-int engine_assign(struct engine *e)
+int engine_assign(struct engine *e, struct prior *priors)
 {
 	const struct engine_opts *o = &e->o;
+	if (priors)
+		memset(priors, 0, sizeof *priors);
 	if (!sharding(o))
 		return 0;
 	if (o->deferred_only && !o->defer) {
@@ -103,7 +105,10 @@ int engine_assign(struct engine *e)
 		free(keys[i]);
 	free(keys);
 	free(costs);
-	prior_free(&pr);
+	if (priors)
+		*priors = pr;
+	else
+		prior_free(&pr);
 	if (o->defer)
 		regfree(&re);
 	return 0;
@@ -111,7 +116,7 @@ int engine_assign(struct engine *e)
 
 int engine_select_shard(struct engine *e)
 {
-	if (engine_assign(e))
+	if (engine_assign(e, NULL))
 		return -1;
 	if (!e->assigned)
 		return 0;

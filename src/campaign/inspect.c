@@ -147,9 +147,10 @@ int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io
 	selection_from_run(doc, &o, &cov);
 	campaign_planning_read(json_object_get(doc, "planning"), &o.planning);
 	rc = engine_list_only(&e, &o, "status");
-	if (!rc && engine_assign(&e))
+	/* The assignment reads the priors; without one they are read here. */
+	if (!rc && engine_assign(&e, &pr))
 		rc = EXIT_INPUT;
-	if (!rc && load_priors(&o.priors, &pr))
+	if (!rc && !e.assigned && load_priors(&o.priors, &pr))
 		rc = EXIT_INPUT;
 	if (!rc) {
 		size_t elsewhere = 0;
