@@ -103,22 +103,27 @@ static char *dump(const json_t *j)
 	return j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS) : xstrdup("missing");
 }
 
-/* The same value of key in every run's campaign.json, else one problem
- * naming the files. */
+/* One problem naming both files when run b's value of something differs
+ * from run a's (a missing value differs from any other). */
+static void differs(const struct src_run *ra, const json_t *a, const struct src_run *rb,
+		    const json_t *b, const char *what, struct strlist *problems)
+{
+	if ((a || b) && !(a && b && json_equal(a, b))) {
+		char *sa = dump(a), *sb = dump(b);
+		sl_push_owned(problems, xasprintf("%s: %s has %s, %s has %s", what, ra->campaign_path,
+						  sa, rb->campaign_path, sb));
+		free(sa);
+		free(sb);
+	}
+}
+
+/* The same value of key in every run's campaign.json. */
 static void same_key(const struct src_run *runs, size_t n, const char *key, const char *what,
 		     struct strlist *problems)
 {
-	const json_t *ref = json_object_get(runs[0].doc, key);
-	for (size_t i = 1; i < n; i++) {
-		const json_t *v = json_object_get(runs[i].doc, key);
-		if ((ref || v) && !(ref && v && json_equal(ref, v))) {
-			char *a = dump(ref), *b = dump(v);
-			sl_push_owned(problems, xasprintf("%s: %s has %s, %s has %s", what,
-							  runs[0].campaign_path, a, runs[i].campaign_path, b));
-			free(a);
-			free(b);
-		}
-	}
+	for (size_t i = 1; i < n; i++)
+		differs(&runs[0], json_object_get(runs[0].doc, key), &runs[i],
+			json_object_get(runs[i].doc, key), what, problems);
 }
 
 /* Options that change what is measured; max_timeout_s only caps tests. */
@@ -130,15 +135,10 @@ static void same_options(const struct src_run *runs, size_t n, struct strlist *p
 	for (size_t i = 1; i < n; i++) {
 		const json_t *o = json_object_get(runs[i].doc, "options");
 		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-			const json_t *a = json_object_get(ref, keys[k]), *b = json_object_get(o, keys[k]);
-			if ((a || b) && !(a && b && json_equal(a, b))) {
-				char *sa = dump(a), *sb = dump(b);
-				sl_push_owned(problems, xasprintf("different measuring option %s: %s has %s, %s has %s",
-								  keys[k], runs[0].campaign_path, sa,
-								  runs[i].campaign_path, sb));
-				free(sa);
-				free(sb);
-			}
+			char *what = xasprintf("different measuring option %s", keys[k]);
+			differs(&runs[0], json_object_get(ref, keys[k]), &runs[i],
+				json_object_get(o, keys[k]), what, problems);
+			free(what);
 		}
 	}
 }
@@ -210,16 +210,9 @@ static void same_assignment(const struct src_run *runs, size_t n, struct strlist
 	for (size_t i = 1; i < n; i++) {
 		const json_t *a = json_object_get(shards_of(&runs[0]), "defer");
 		const json_t *b = json_object_get(shards_of(&runs[i]), "defer");
-		if ((a && !json_is_null(a)) || (b && !json_is_null(b))) {
-			if (!a || !b || !json_equal(a, b)) {
-				char *sa = dump(a), *sb = dump(b);
-				sl_push_owned(problems, xasprintf("different --defer expressions: %s has %s, %s has %s",
-								  runs[0].campaign_path, sa,
-								  runs[i].campaign_path, sb));
-				free(sa);
-				free(sb);
-			}
-		}
+		/* null and missing both say "no --defer" */
+		if ((a && !json_is_null(a)) || (b && !json_is_null(b)))
+			differs(&runs[0], a, &runs[i], b, "different --defer expressions", problems);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(runs[i].shard, "unsharded") && !strcmp(runs[i].shard, runs[j].shard))
 				sl_push_owned(problems, xasprintf("shard %s twice: %s and %s", runs[i].shard,
@@ -363,7 +356,7 @@ static json_t *joined_shards(const struct src_run *runs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		size_t k;
 		json_t *v;
-		json_array_foreach(json_object_get(json_object_get(runs[i].doc, "shards"), "cpus"), k, v)
+		json_array_foreach(json_object_get(shards_of(&runs[i]), "cpus"), k, v)
 			add_cpu(cpus, v);
 		json_array_foreach(json_object_get(runs[i].doc, "host_checks"), k, v)
 			add_cpu(cpus, json_object_get(v, "cpu"));
