@@ -35,12 +35,6 @@ static int hash_parse_op(const struct ngcc_meta *m, const char *key)
 	return *end || L > HASH_MAX_MESSAGE ? -1 : (int)L;
 }
 
-static const char *hash_timing_scope(int op)
-{
-	(void)op;
-	return OPS_SCOPE_LOOP;
-}
-
 static void hash_release(struct op_ctx *c)
 {
 	struct hash_state *h = hs(c);
@@ -48,17 +42,13 @@ static void hash_release(struct op_ctx *c)
 	free(h->digest);
 	free(h->ref);
 	free(h);
-	c->st = NULL;
 }
 
 static int hash_alloc(struct op_ctx *c)
 {
-	struct hash_state *h = calloc(1, sizeof *h);
-	if (!h) {
-		ops_set_failure("cannot allocate the hash state");
+	struct hash_state *h = ops_new_state(c, sizeof *h, "hash");
+	if (!h)
 		return -1;
-	}
-	c->st = h;
 	h->hash = c->lib.hash;
 	h->bits = c->lib.meta->digest_bits;
 	h->len = (size_t)c->op;
@@ -174,14 +164,8 @@ static void hash_meta_json(const struct op_ctx *c, json_t *j)
 {
 	const struct ngcc_meta *m = c->lib.meta;
 	json_object_set_new(j, "input_bytes", json_integer((json_int_t)c->op));
-	json_object_set_new(j, "digest_bits", json_integer(m ? m->digest_bits : 0));
-	json_object_set_new(j, "digest_bytes", json_integer(m ? m->digest_bits / 8 : 0));
-}
-
-static json_t *hash_observed_json(const struct op_ctx *c)
-{
-	(void)c;
-	return json_object();
+	json_object_set_new(j, "digest_bits", json_integer(m->digest_bits));
+	json_object_set_new(j, "digest_bytes", json_integer(m->digest_bits / 8));
 }
 
 const struct op_type hash_op_type = {
@@ -189,7 +173,6 @@ const struct op_type hash_op_type = {
 	.name = "hash",
 	.op_usage = "hash_<L>, L message bytes",
 	.parse_op = hash_parse_op,
-	.timing_scope = hash_timing_scope,
 	.alloc = hash_alloc,
 	.release = hash_release,
 	.setup = hash_setup,
@@ -199,6 +182,6 @@ const struct op_type hash_op_type = {
 	.run_loop = hash_run_loop,
 	.validate = hash_validate,
 	.meta_json = hash_meta_json,
-	.observed_json = hash_observed_json,
+	.observed_json = NULL,
 	.memory_extra = NULL,
 };

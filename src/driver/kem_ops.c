@@ -5,7 +5,7 @@
 #include <string.h>
 
 enum kem_op { KEM_OP_KEYGEN, KEM_OP_ENC, KEM_OP_DEC };
-static const char *const kem_op_names[] = { "keygen", "enc", "dec" };
+static const char *const kem_op_names[] = { "keygen", "enc", "dec", NULL };
 
 /* One KEM object: buffer, its API capacity, the current length and the
  * lengths we saw. */
@@ -29,21 +29,6 @@ static struct kem_state *kem(const struct op_ctx *c)
 	return c->st;
 }
 
-static int kem_parse_op(const struct ngcc_meta *m, const char *key)
-{
-	(void)m;
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(key, kem_op_names[i]))
-			return i;
-	return -1;
-}
-
-static const char *kem_timing_scope(int op)
-{
-	(void)op;
-	return OPS_SCOPE_LOOP;
-}
-
 /* ---- buffers ------------------------------------------------------------- */
 
 static int obj_alloc(struct kem_obj *o, const char *what, unsigned long long cap)
@@ -63,18 +48,14 @@ static void kem_release(struct op_ctx *c)
 	free(k->ss_ref);
 	free(k->ct_ref);
 	free(k);
-	c->st = NULL;
 }
 
 static int kem_alloc(struct op_ctx *c)
 {
 	const struct ngcc_meta *m = c->lib.meta;
-	struct kem_state *k = calloc(1, sizeof *k);
-	if (!k) {
-		ops_set_failure("cannot allocate the KEM state");
+	struct kem_state *k = ops_new_state(c, sizeof *k, "KEM");
+	if (!k)
 		return -1;
-	}
-	c->st = k;
 	k->lib = &c->lib;
 	if (obj_alloc(&k->pk, "pk", m->pk_bytes) || obj_alloc(&k->sk, "sk", m->sk_bytes) ||
 	    obj_alloc(&k->ct, "ct", m->ct_bytes) || obj_alloc(&k->ss, "ss", m->ss_bytes))
@@ -300,10 +281,10 @@ static int kem_validate(struct op_ctx *c)
 static void kem_meta_json(const struct op_ctx *c, json_t *j)
 {
 	const struct ngcc_meta *m = c->lib.meta;
-	json_object_set_new(j, "pk_bytes", json_integer(m ? (json_int_t)m->pk_bytes : 0));
-	json_object_set_new(j, "sk_bytes", json_integer(m ? (json_int_t)m->sk_bytes : 0));
-	json_object_set_new(j, "ct_bytes", json_integer(m ? (json_int_t)m->ct_bytes : 0));
-	json_object_set_new(j, "ss_bytes", json_integer(m ? (json_int_t)m->ss_bytes : 0));
+	json_object_set_new(j, "pk_bytes", json_integer((json_int_t)m->pk_bytes));
+	json_object_set_new(j, "sk_bytes", json_integer((json_int_t)m->sk_bytes));
+	json_object_set_new(j, "ct_bytes", json_integer((json_int_t)m->ct_bytes));
+	json_object_set_new(j, "ss_bytes", json_integer((json_int_t)m->ss_bytes));
 }
 
 static json_t *kem_observed_json(const struct op_ctx *c)
@@ -321,8 +302,7 @@ const struct op_type kem_op_type = {
 	.abi = NGCC_TYPE_KEM,
 	.name = "kem",
 	.op_usage = "keygen|enc|dec",
-	.parse_op = kem_parse_op,
-	.timing_scope = kem_timing_scope,
+	.op_names = kem_op_names,
 	.alloc = kem_alloc,
 	.release = kem_release,
 	.setup = kem_setup,

@@ -114,7 +114,6 @@ static void kex_release(struct op_ctx *c)
 	for (unsigned k = 1; k <= NGCC_KEX_MAX_PASSES; k++)
 		free(x->m[k].buf);
 	free(x);
-	c->st = NULL;
 }
 
 static const char *const msg_names[NGCC_KEX_MAX_PASSES + 1] = {
@@ -125,12 +124,9 @@ static const char *const msg_names[NGCC_KEX_MAX_PASSES + 1] = {
 static int kex_alloc(struct op_ctx *c)
 {
 	const struct ngcc_meta *m = c->lib.meta;
-	struct kex_state *x = calloc(1, sizeof *x);
-	if (!x) {
-		ops_set_failure("cannot allocate the key-exchange state");
+	struct kex_state *x = ops_new_state(c, sizeof *x, "key-exchange");
+	if (!x)
 		return -1;
-	}
-	c->st = x;
 	x->lib = &c->lib;
 	x->passes = passes_of(m);
 	if (!x->passes) {
@@ -392,13 +388,13 @@ static int kex_validate(struct op_ctx *c)
 static void kex_meta_json(const struct op_ctx *c, json_t *j)
 {
 	const struct ngcc_meta *m = c->lib.meta;
-	json_object_set_new(j, "pk_bytes", json_integer(m ? (json_int_t)m->pk_bytes : 0));
-	json_object_set_new(j, "sk_bytes", json_integer(m ? (json_int_t)m->sk_bytes : 0));
-	json_object_set_new(j, "ss_bytes", json_integer(m ? (json_int_t)m->ss_bytes : 0));
-	json_object_set_new(j, "sta_bytes", json_integer(m ? (json_int_t)m->sta_bytes : 0));
-	json_object_set_new(j, "stb_bytes", json_integer(m ? (json_int_t)m->stb_bytes : 0));
-	json_object_set_new(j, "msg_bytes", json_integer(m ? (json_int_t)m->msg_bytes : 0));
-	json_object_set_new(j, "passes", json_integer(m ? (json_int_t)m->passes : 0));
+	json_object_set_new(j, "pk_bytes", json_integer((json_int_t)m->pk_bytes));
+	json_object_set_new(j, "sk_bytes", json_integer((json_int_t)m->sk_bytes));
+	json_object_set_new(j, "ss_bytes", json_integer((json_int_t)m->ss_bytes));
+	json_object_set_new(j, "sta_bytes", json_integer((json_int_t)m->sta_bytes));
+	json_object_set_new(j, "stb_bytes", json_integer((json_int_t)m->stb_bytes));
+	json_object_set_new(j, "msg_bytes", json_integer((json_int_t)m->msg_bytes));
+	json_object_set_new(j, "passes", json_integer((json_int_t)m->passes));
 }
 
 /* Observed lengths: keys of both parties, states, the secret, and each

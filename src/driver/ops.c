@@ -31,6 +31,20 @@ static const struct op_type *type_of(int abi)
 	return NULL;
 }
 
+/* key's index in the NULL-terminated names; -1 when absent. */
+static int name_index(const char *const *names, const char *key)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(key, names[i]))
+			return i;
+	return -1;
+}
+
+static int parse_op(const struct op_type *t, const struct ngcc_meta *m, const char *key)
+{
+	return t->parse_op ? t->parse_op(m, key) : name_index(t->op_names, key);
+}
+
 int ops_open(const char *path, const char *op_key, struct op_ctx *c)
 {
 	char *err = NULL;
@@ -46,7 +60,7 @@ int ops_open(const char *path, const char *op_key, struct op_ctx *c)
 				c->lib.meta->type);
 		return -2;
 	}
-	c->op = strlen(op_key) < sizeof c->op_key ? c->type->parse_op(c->lib.meta, op_key) : -1;
+	c->op = strlen(op_key) < sizeof c->op_key ? parse_op(c->type, c->lib.meta, op_key) : -1;
 	if (c->op < 0) {
 		ops_set_failure("a %s library has no operation \"%s\" (%s)",
 				c->type->name, op_key, c->type->op_usage);
@@ -63,7 +77,8 @@ int ops_setup(struct op_ctx *c)
 
 const char *ops_timing_scope(const struct op_ctx *c)
 {
-	return c->type && c->op >= 0 ? c->type->timing_scope(c->op) : OPS_SCOPE_LOOP;
+	return c->type && c->op >= 0 && c->type->timing_scope ? c->type->timing_scope(c->op)
+							      : OPS_SCOPE_LOOP;
 }
 
 int ops_prepare(struct op_ctx *c)
@@ -106,7 +121,8 @@ void ops_meta_json(const struct op_ctx *c, json_t *meta)
 
 json_t *ops_observed_json(const struct op_ctx *c)
 {
-	return c->type && c->st ? c->type->observed_json(c) : json_object();
+	return c->type && c->st && c->type->observed_json ? c->type->observed_json(c)
+							  : json_object();
 }
 
 int ops_memory_extra(struct op_ctx *c, json_t **out)
@@ -123,6 +139,14 @@ void ops_close(struct op_ctx *c)
 }
 
 /* ---- helpers for the types ------------------------------------------------ */
+
+void *ops_new_state(struct op_ctx *c, size_t size, const char *what)
+{
+	c->st = calloc(1, size);
+	if (!c->st)
+		ops_set_failure("cannot allocate the %s state", what);
+	return c->st;
+}
 
 unsigned char *ops_buffer(const char *what, unsigned long long cap, unsigned long long extra)
 {

@@ -7,9 +7,10 @@
  * library's ngcc_meta type, and do everything else through the ops_*()
  * functions below.  None of the three programs knows a type.
  *
- * ADDING A TYPE (hash_ops is the next one):
+ * ADDING A TYPE:
  *   1. write driver/<type>_ops.{c,h}: a state struct of your own, the
- *      functions of struct op_type over it, and
+ *      functions of struct op_type over it (the members documented as
+ *      optional may be NULL), and
  *      `extern const struct op_type <type>_op_type;` in the header;
  *   2. add `&<type>_op_type` to op_types[] in op_types.c — one line;
  *   3. nothing else: every .c file of driver/ but the *_main.c ones is linked
@@ -67,11 +68,16 @@ struct op_type {
 	int abi;                /* enum ngcc_type of runtime/ngcc_abi.h */
 	const char *name;       /* "kem", "sign", ... (messages) */
 	const char *op_usage;   /* "keygen|enc|dec" (usage text) */
+	/* The operations by name, NULL-terminated: an operation's code is its
+	 * index.  NULL when parse_op decides instead. */
+	const char *const *op_names;
 	/* The type's code for operation key (>= 0), or -1 when the library
-	 * has no such operation (m: e.g. a KEX's pass count). */
+	 * has no such operation (m: e.g. a KEX's pass count); NULL when
+	 * op_names lists the operations. */
 	int (*parse_op)(const struct ngcc_meta *m, const char *key);
 	/* OPS_SCOPE_LOOP (the whole loop is bracketed) or OPS_SCOPE_STEP
-	 * (run_loop brackets each call through a struct op_bracket). */
+	 * (run_loop brackets each call through a struct op_bracket); NULL:
+	 * every operation is OPS_SCOPE_LOOP. */
 	const char *(*timing_scope)(int op);
 	/* Allocate the state and its buffers at API capacity + OPS_BUF_SLACK
 	 * (c->st).  0, or -1 with ops_failure() set. */
@@ -92,9 +98,11 @@ struct op_type {
 	long (*run_loop)(struct op_ctx *c, long iters, const struct op_bracket *step);
 	/* R3 after the trials.  0 or -1. */
 	int (*validate)(struct op_ctx *c);
-	/* Adds the API sizes and the type's counters to the result's meta. */
+	/* Adds the API sizes and the type's counters to the result's meta
+	 * (c->lib.meta is set; c->st may still be NULL). */
 	void (*meta_json)(const struct op_ctx *c, json_t *meta);
-	/* {object: {min, max}} of the lengths returned so far. */
+	/* {object: {min, max}} of the lengths returned so far; NULL when the
+	 * type observes no lengths (an empty object). */
 	json_t *(*observed_json)(const struct op_ctx *c);
 	/* What the memory pass observes beyond the measured calls (SIG: the
 	 * lengths of 100 signatures) into *out (left NULL for nothing); NULL
@@ -142,6 +150,9 @@ int ops_memory_extra(struct op_ctx *c, json_t **out);
 void ops_close(struct op_ctx *c);
 
 /* Helpers for the types' files. */
+/* The type's zeroed state of size bytes, as c->st; NULL with the failure
+ * set ("cannot allocate the <what> state"). */
+void *ops_new_state(struct op_ctx *c, size_t size, const char *what);
 /* calloc(cap + extra + OPS_BUF_SLACK) after checking 1 <= cap <=
  * OPS_MAX_CAPACITY; NULL with the failure set ("API capacity of <what>
  * ...").  extra: room a type tolerates beyond the API's claim. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 enum sig_op { SIG_OP_KEYGEN, SIG_OP_SIGN, SIG_OP_VERIFY };
-static const char *const sig_op_names[] = { "keygen", "sign", "verify" };
+static const char *const sig_op_names[] = { "keygen", "sign", "verify", NULL };
 
 struct sig_state {
 	struct candidate_lib *lib;
@@ -30,21 +30,6 @@ static struct sig_state *sig(const struct op_ctx *c)
 	return c->st;
 }
 
-static int sig_parse_op(const struct ngcc_meta *m, const char *key)
-{
-	(void)m;
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(key, sig_op_names[i]))
-			return i;
-	return -1;
-}
-
-static const char *sig_timing_scope(int op)
-{
-	(void)op;
-	return OPS_SCOPE_LOOP;
-}
-
 static void fixed_message(unsigned char m[SIG_MESSAGE_BYTES])
 {
 	for (unsigned i = 0; i < SIG_MESSAGE_BYTES; i++)
@@ -61,18 +46,14 @@ static void sig_release(struct op_ctx *c)
 	free(s->sn);
 	free(s->sn_ref);
 	free(s);
-	c->st = NULL;
 }
 
 static int sig_alloc(struct op_ctx *c)
 {
 	const struct ngcc_meta *m = c->lib.meta;
-	struct sig_state *s = calloc(1, sizeof *s);
-	if (!s) {
-		ops_set_failure("cannot allocate the signature state");
+	struct sig_state *s = ops_new_state(c, sizeof *s, "signature");
+	if (!s)
 		return -1;
-	}
-	c->st = s;
 	s->lib = &c->lib;
 	fixed_message(s->m);
 	s->pk_cap = m->pk_bytes;
@@ -341,9 +322,9 @@ static void sig_meta_json(const struct op_ctx *c, json_t *j)
 {
 	const struct ngcc_meta *m = c->lib.meta;
 	const struct sig_state *s = c->st;
-	json_object_set_new(j, "pk_bytes", json_integer(m ? (json_int_t)m->pk_bytes : 0));
-	json_object_set_new(j, "sk_bytes", json_integer(m ? (json_int_t)m->sk_bytes : 0));
-	json_object_set_new(j, "signature_bytes", json_integer(m ? (json_int_t)m->sig_bytes : 0));
+	json_object_set_new(j, "pk_bytes", json_integer((json_int_t)m->pk_bytes));
+	json_object_set_new(j, "sk_bytes", json_integer((json_int_t)m->sk_bytes));
+	json_object_set_new(j, "signature_bytes", json_integer((json_int_t)m->sig_bytes));
 	json_object_set_new(j, "message_bytes", json_integer(SIG_MESSAGE_BYTES));
 	json_object_set_new(j, "sign_failures_retried",
 			    json_integer(s ? (json_int_t)s->sign_failures_retried : 0));
@@ -392,8 +373,7 @@ const struct op_type sig_op_type = {
 	.abi = NGCC_TYPE_SIG,
 	.name = "sign",
 	.op_usage = "keygen|sign|verify",
-	.parse_op = sig_parse_op,
-	.timing_scope = sig_timing_scope,
+	.op_names = sig_op_names,
 	.alloc = sig_alloc,
 	.release = sig_release,
 	.setup = sig_setup,
