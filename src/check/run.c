@@ -353,7 +353,8 @@ static void add_valgrind_results(json_t *rec, const struct find_ctx *fc, const s
 						      "count", (json_int_t)vg->supps[i].count));
 }
 
-/* Where the program was when it stopped, in words. */
+/* Where the program was when it stopped, in words; NULL unless the page
+ * says a candidate call was running. */
 static char *last_call_text(const char *page)
 {
 	json_t *ctx = page ? json_loads(page, 0, NULL) : NULL;
@@ -369,15 +370,6 @@ static void set_status(json_t *rec, const char *status, char *detail)
 	json_object_set_new(rec, "status", json_string(status));
 	json_object_set_new(rec, "status_detail", jstr_or_null(detail));
 	free(detail);
-}
-
-/* The page says a candidate call was running when the program stopped. */
-static int stopped_in_call(const char *page)
-{
-	json_t *ctx = page ? json_loads(page, 0, NULL) : NULL;
-	int in = ctx && !strcmp(jget_str(ctx, "state", ""), "in call");
-	json_decref(ctx);
-	return in;
 }
 
 /* A sanitizer report, as a finding; 1 when there was one. */
@@ -434,7 +426,7 @@ static void judge(json_t *rec, const struct spec *s, const struct find_ctx *fc, 
 						    r->err_tail ? r->err_tail : ""));
 	} else if (o->child) {
 		set_status(rec, "complete", NULL);
-	} else if (reported || stopped_in_call(o->page)) {
+	} else if (reported || where) {
 		if (!reported)
 			json_array_append_new(json_object_get(rec, "findings"),
 					      finding_from_crash(fc, how, o->page));
