@@ -60,14 +60,12 @@ struct frame_view {
 	long line;
 };
 
-static json_t *frame_json(const struct find_ctx *c, const struct frame_view *v)
+/* file: the frame's file as finding_shown_path() shows it. */
+static json_t *frame_json(const struct frame_view *v, const char *file)
 {
-	char *file = finding_shown_path(c->workspace, v->dir, v->file);
-	json_t *j = json_pack("{s:s?, s:s?, s:o, s:s?}", "function", v->fn, "file", file,
-			      "line", v->line > 0 ? json_integer(v->line) : json_null(),
-			      "object", v->obj ? path_basename(v->obj) : NULL);
-	free(file);
-	return j;
+	return json_pack("{s:s?, s:s?, s:o, s:s?}", "function", v->fn, "file", file,
+			 "line", v->line > 0 ? json_integer(v->line) : json_null(),
+			 "object", v->obj ? path_basename(v->obj) : NULL);
 }
 
 /* Fill the finding's stack and location from n frames. */
@@ -76,8 +74,8 @@ static void set_stack(const struct find_ctx *c, json_t *f, const struct frame_vi
 	json_t *stack = json_object_get(f, "stack");
 	int located = 0;
 	for (size_t i = 0; i < n && i < MAX_FRAMES; i++) {
-		json_array_append_new(stack, frame_json(c, &v[i]));
 		char *file = finding_shown_path(c->workspace, v[i].dir, v[i].file);
+		json_array_append_new(stack, frame_json(&v[i], file));
 		if (!located && in_library(c, v[i].obj, file)) {
 			located = 1;
 			json_object_set_new(f, "location", json_pack("{s:s?, s:s?, s:o}", "function",

@@ -31,7 +31,7 @@ char *finding_shown_path(const char *workspace, const char *dir, const char *fil
 
 /* A failed check reported by the check program (its "findings" entry). */
 json_t *finding_from_child(const struct find_ctx *c, const json_t *child);
-/* A valgrind error; NULL for the kinds that are not findings. */
+/* A valgrind error. */
 json_t *finding_from_vg_error(const struct find_ctx *c, const struct vg_error *e);
 /* The signal that ended the program under valgrind. */
 json_t *finding_from_vg_fatal(const struct find_ctx *c, const struct vg_fatal *f);
