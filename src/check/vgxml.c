@@ -36,14 +36,18 @@ static void push_frame(struct vg_stack *s, struct vg_frame *f)
 	memset(f, 0, sizeof *f);
 }
 
+static void free_frame(struct vg_frame *f)
+{
+	free(f->obj);
+	free(f->fn);
+	free(f->dir);
+	free(f->file);
+}
+
 static void free_stack(struct vg_stack *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->f[i].obj);
-		free(s->f[i].fn);
-		free(s->f[i].dir);
-		free(s->f[i].file);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		free_frame(&s->f[i]);
 	free(s->f);
 	memset(s, 0, sizeof *s);
 }
@@ -83,6 +87,8 @@ static void on_start(void *ud, const char *name, const char **attrs)
 		else
 			p->stack = NULL;
 	} else if (!strcmp(name, "frame")) {
+		/* (a frame outside any kept stack was never taken) */
+		free_frame(&p->frame);
 		memset(&p->frame, 0, sizeof p->frame);
 	} else if (!strcmp(name, "fatal_signal") && p->depth == 2) {
 		p->r->fatal.present = 1;
@@ -271,10 +277,7 @@ void vg_parse(const char *xml, size_t len, const char *call_prefix, struct vg_re
 	}
 	XML_ParserFree(x);
 	free_error(&p.cur);
-	free(p.frame.obj);
-	free(p.frame.fn);
-	free(p.frame.dir);
-	free(p.frame.file);
+	free_frame(&p.frame);
 	free(p.pair_count);
 	free(p.pair_key);
 	sb_free(&p.text);
