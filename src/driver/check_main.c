@@ -90,27 +90,11 @@ static void usage(FILE *out)
 		"Exit: 0 clean, 1 failed checks, 2 usage or load error, 3 could not start.\n");
 }
 
-static int parse_long(const char *s, long min, long *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || v < min)
-		return -1;
-	*out = v;
-	return 0;
-}
-
+/* Exactly CHECK_SEED_LEN bytes of hex. */
 static int parse_seed(const char *hex, unsigned char seed[CHECK_SEED_LEN])
 {
-	if (strlen(hex) != 2 * CHECK_SEED_LEN)
-		return -1;
-	for (int i = 0; i < CHECK_SEED_LEN; i++) {
-		unsigned int b;
-		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
-			return -1;
-		seed[i] = (unsigned char)b;
-	}
-	return 0;
+	size_t n;
+	return child_parse_hex(hex, seed, CHECK_SEED_LEN, &n) || n != CHECK_SEED_LEN ? -1 : 0;
 }
 
 static int parse_suite(const char *s)
@@ -150,14 +134,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'l': o->lib = optarg; break;
 		case 's': bad = (o->suite = parse_suite(optarg)) < 0; break;
-		case 'n': bad = parse_long(optarg, 1, &o->rounds); break;
-		case 'f': bad = parse_long(optarg, 0, &o->first_round); break;
+		case 'n': bad = child_parse_long(optarg, 1, &o->rounds); break;
+		case 'f': bad = child_parse_long(optarg, 0, &o->first_round); break;
 		case 'x': bad = parse_seed(optarg, o->seed); break;
-		case 'b': bad = parse_long(optarg, 0, &v); o->budget_s = (double)v; break;
+		case 'b': bad = child_parse_long(optarg, 0, &v); o->budget_s = (double)v; break;
 		case 'p': o->progress = optarg; break;
 		case 'r': o->report_path = optarg; break;
 		case 't': o->tell_valgrind = 1; break;
-		case 'c': bad = parse_long(optarg, 0, &v); o->cpu = (int)v; break;
+		case 'c': bad = child_parse_long(optarg, 0, &v); o->cpu = (int)v; break;
 		case 'h': usage(stdout); exit(EXIT_CLEAN);
 		default: bad = 1;
 		}

@@ -11,6 +11,32 @@
 #include <string.h>
 #include <unistd.h>
 
+int child_parse_long(const char *s, long min, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < min)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int child_parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len)
+{
+	size_t n = strlen(hex);
+	if (n % 2 || n / 2 > max || n == 0)
+		return -1;
+	for (size_t i = 0; i < n / 2; i++) {
+		unsigned int b;
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			return -1;
+		out[i] = (unsigned char)b;
+	}
+	*len = n / 2;
+	return 0;
+}
+
 void child_pin_cpu(const char *prog, int cpu)
 {
 	cpu_set_t set;

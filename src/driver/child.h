@@ -1,13 +1,21 @@
 /*
  * child.h — what every child program that runs candidate code does the
- * same way: pin itself to the benchmark CPU, keep its result descriptor
- * out of the candidate's way, and write its one JSON result there.
- * Only libc and jansson.
+ * same way: read its numeric and hex option values, pin itself to the
+ * benchmark CPU, keep its result descriptor out of the candidate's way,
+ * and write its one JSON result there.  Only libc and jansson (the check
+ * programs link this file and loader.c alone, mk/check.mk).
  */
 #ifndef NGCC_CHILD_H
 #define NGCC_CHILD_H
 
 #include <jansson.h>
+#include <stddef.h>
+
+/* Decimal >= min, within long; -1 otherwise. */
+int child_parse_long(const char *s, long min, long *out);
+/* Hex string to at most max bytes (*len of them); -1 when odd, empty, too
+ * long or not hex. */
+int child_parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len);
 
 /* Pin to cpu; a failure is reported on stderr as "<prog>: ...". */
 void child_pin_cpu(const char *prog, int cpu);

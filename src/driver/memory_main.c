@@ -253,7 +253,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			continue;
 		switch (c) {
 		case 'n':
-			if (ops_parse_long(optarg, 1, &o->calls) || o->calls > MAX_CALLS)
+			if (child_parse_long(optarg, 1, &o->calls) || o->calls > MAX_CALLS)
 				return -1;
 			break;
 		case 'm':

@@ -2,7 +2,8 @@
  * buffers and options.  The table of types is op_types.c. */
 #include "driver/ops.h"
 
-#include <errno.h>
+#include "driver/child.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,33 +181,6 @@ json_t *ops_seen_json(const struct ops_seen *s)
 
 /* ---- options ------------------------------------------------------------- */
 
-/* Hex string to at most max bytes; -1 when odd, empty, too long or not hex. */
-static int parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len)
-{
-	size_t n = strlen(hex);
-	if (n % 2 || n / 2 > max || n == 0)
-		return -1;
-	for (size_t i = 0; i < n / 2; i++) {
-		unsigned int b;
-		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
-			return -1;
-		out[i] = (unsigned char)b;
-	}
-	*len = n / 2;
-	return 0;
-}
-
-int ops_parse_long(const char *s, long min, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < min)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 void op_opts_init(struct op_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -230,12 +204,12 @@ int op_opt(struct op_opts *o, int c, const char *arg)
 		o->op = arg;
 		return 1;
 	case 'c':
-		if (ops_parse_long(arg, 0, &v) || v > 1 << 20)
+		if (child_parse_long(arg, 0, &v) || v > 1 << 20)
 			return -1;
 		o->cpu = (int)v;
 		return 1;
 	case 's':
-		return parse_hex(arg, o->seed, OPS_SEED_LEN, &o->seed_len) ? -1 : 1;
+		return child_parse_hex(arg, o->seed, OPS_SEED_LEN, &o->seed_len) ? -1 : 1;
 	default:
 		return 0;
 	}

@@ -186,8 +186,6 @@ void op_opts_init(struct op_opts *o);
 int op_opt(struct op_opts *o, int c, const char *arg);
 /* 1 when --lib and --op were given. */
 int op_opts_complete(const struct op_opts *o);
-/* Decimal >= min; -1 otherwise. */
-int ops_parse_long(const char *s, long min, long *out);
 /* "keygen|enc|dec (kem), ..." for usage texts (static buffer). */
 const char *ops_usage_list(void);
 

@@ -123,8 +123,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (ours)
 			continue;
 		switch (c) {
-		case 'i': if (ops_parse_long(optarg, 1, &o->iters)) return -1; break;
-		case 'w': if (ops_parse_long(optarg, 0, &o->warmups)) return -1; break;
+		case 'i': if (child_parse_long(optarg, 1, &o->iters)) return -1; break;
+		case 'w': if (child_parse_long(optarg, 0, &o->warmups)) return -1; break;
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);

@@ -104,9 +104,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (ours)
 			continue;
 		switch (c) {
-		case 't': if (ops_parse_long(optarg, 1, &o->trials)) goto bad; break;
-		case 'i': if (ops_parse_long(optarg, 1, &o->iters)) goto bad; break;
-		case 'w': if (ops_parse_long(optarg, 0, &o->warmups)) goto bad; break;
+		case 't': if (child_parse_long(optarg, 1, &o->trials)) goto bad; break;
+		case 'i': if (child_parse_long(optarg, 1, &o->iters)) goto bad; break;
+		case 'w': if (child_parse_long(optarg, 0, &o->warmups)) goto bad; break;
 		case 'k':
 			if (!strcmp(optarg, "fallback"))
 				o->force_fallback = 1;
