@@ -173,8 +173,7 @@ static json_t *result_json(const struct options *o, const struct check_run *r,
 			   const struct ngcc_meta *m, const char *type, const char *error)
 {
 	char hex[2 * CHECK_SEED_LEN + 1];
-	for (int i = 0; i < CHECK_SEED_LEN; i++)
-		snprintf(hex + 2 * i, 3, "%02x", o->seed[i]);
+	child_hex(o->seed, CHECK_SEED_LEN, hex);
 	json_t *j = json_object();
 	json_object_set_new(j, "program", json_string(PROG));
 	json_object_set_new(j, "suite", json_string(suite_names[o->suite]));

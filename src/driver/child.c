@@ -37,6 +37,13 @@ int child_parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len
 	return 0;
 }
 
+void child_hex(const unsigned char *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	out[2 * n] = 0;
+}
+
 void child_pin_cpu(const char *prog, int cpu)
 {
 	cpu_set_t set;

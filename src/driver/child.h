@@ -1,9 +1,10 @@
 /*
  * child.h — what every child program that runs candidate code does the
- * same way: read its numeric and hex option values, pin itself to the
- * benchmark CPU, keep its result descriptor out of the candidate's way,
- * and write its one JSON result there.  Only libc and jansson (the check
- * programs link this file and loader.c alone, mk/check.mk).
+ * same way: read its numeric and hex option values (and write its seed
+ * as hex), pin itself to the benchmark CPU, keep its result descriptor
+ * out of the candidate's way, and write its one JSON result there.  Only
+ * libc and jansson (the check programs link this file and loader.c
+ * alone, mk/check.mk).
  */
 #ifndef NGCC_CHILD_H
 #define NGCC_CHILD_H
@@ -16,6 +17,8 @@ int child_parse_long(const char *s, long min, long *out);
 /* Hex string to at most max bytes (*len of them); -1 when odd, empty, too
  * long or not hex. */
 int child_parse_hex(const char *hex, unsigned char *out, size_t max, size_t *len);
+/* n bytes as lowercase hex into out (2 n + 1 bytes with the NUL). */
+void child_hex(const unsigned char *b, size_t n, char *out);
 
 /* Pin to cpu; a failure is reported on stderr as "<prog>: ...". */
 void child_pin_cpu(const char *prog, int cpu);

@@ -289,18 +289,11 @@ static json_t *counter_json(const struct counter *c, const struct result *r)
 	return j;
 }
 
-static void hex_of(const unsigned char *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-	out[2 * n] = 0;
-}
-
 static void emit_result(const struct options *o, const struct op_ctx *k,
 			const struct counter *c, const struct result *r)
 {
 	char seed_hex[2 * OPS_SEED_LEN + 1];
-	hex_of(o->k.seed, o->k.seed_len, seed_hex);
+	child_hex(o->k.seed, o->k.seed_len, seed_hex);
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string("ngcc-perf/driver-result/1"));
 	json_object_set_new(j, "status", json_string(r->status));

@@ -1,7 +1,8 @@
 /* suite.c — see suite.h: the round seeds and the round budget. */
 #include "driver/check/suite.h"
 
-#include <stdio.h>
+#include "driver/child.h"
+
 #include <time.h>
 
 int check_seed_round(struct check_run *r, long round, char *out_hex)
@@ -13,8 +14,7 @@ int check_seed_round(struct check_run *r, long round, char *out_hex)
 	for (int i = 0; i < 8; i++)
 		seed[CHECK_SEED_LEN - 1 - i] ^= (unsigned char)(n >> (8 * i));
 	if (out_hex)
-		for (int i = 0; i < CHECK_SEED_LEN; i++)
-			snprintf(out_hex + 2 * i, 3, "%02x", seed[i]);
+		child_hex(seed, CHECK_SEED_LEN, out_hex);
 	return r->lib->seed(seed, CHECK_SEED_LEN) ? -1 : 0;
 }
 
