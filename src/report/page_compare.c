@@ -17,6 +17,7 @@
 #include "charts/csv.h"
 #include "charts/svg.h"
 #include "method/format.h"
+#include "stats/stats.h"
 
 /* ---- rows --------------------------------------------------------------------- */
 
@@ -56,19 +57,13 @@ static int record_pair(const struct ds_instance *a, const struct ds_instance *b,
 	return 1;
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
+/* The median cycle ratio of a section (n >= 1), the outlier reference. */
 static double median_ratio(const struct cmp_row *rows, size_t n)
 {
-	double *v = xcalloc(n + 1, sizeof *v), m;
+	double *v = xcalloc(n, sizeof *v), m;
 	for (size_t i = 0; i < n; i++)
 		v[i] = rows[i].ratio_c;
-	qsort(v, n, sizeof *v, dbl_cmp);
-	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	m = stats_median(v, n);
 	free(v);
 	return m;
 }
