@@ -10,6 +10,7 @@
 #include "charts/charts.h"
 #include "charts/csv.h"
 #include "charts/svg.h"
+#include "evidence/json.h"
 #include "method/natsort.h"
 #include "model/baseline_view.h"
 
@@ -224,43 +225,16 @@ static char *draw_bars(const struct svg_chart_text *t, const void *arg)
 	return svg_grouped_bars(t, b->b, b->n, names, NULL);
 }
 
-/* The largest rss.<key> over a record's processes, or -1. */
-static double process_rss(const json_t *rec, const char *key)
-{
-	double best = -1;
-	const json_t *p;
-	size_t i;
-	json_array_foreach(json_object_get(rec, "processes"), i, p) {
-		const json_t *v = json_object_get(json_object_get(p, "rss"), key);
-		if (json_is_integer(v) && json_integer_value(v) > best)
-			best = (double)json_integer_value(v);
-	}
-	return best;
-}
-
-static double int_or_none(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? (double)json_integer_value(v) : -1;
-}
-
 /* What the operation itself adds: its peak RSS above the RSS after
  * loading, its stack and heap peaks; from the memory pass (as A.3), else
  * the timing processes' RSS and no stack or heap.  0 when nothing. */
 static int memory_figures(const struct ds_instance *in, const struct ds_record *r, double v[3])
 {
-	const json_t *mem = ds_find_memory(in, r->op);
-	double loaded, peak;
-	if (mem) {
-		loaded = int_or_none(mem, "loaded_rss_bytes");
-		peak = int_or_none(mem, "op_peak_rss_bytes");
-	} else {
-		loaded = process_rss(r->j, "loaded");
-		peak = process_rss(r->j, "op_peak");
-	}
-	v[0] = loaded >= 0 && peak >= 0 ? fmax(peak - loaded, 0) : -1;
-	v[1] = int_or_none(mem, "stack_peak_bytes");
-	v[2] = int_or_none(mem, "heap_peak_bytes");
+	long long loaded, peak;
+	const json_t *mem = ds_operation_rss(in, r, &loaded, &peak);
+	v[0] = loaded >= 0 && peak >= 0 ? fmax((double)peak - (double)loaded, 0) : -1;
+	v[1] = (double)jget_int(mem, "stack_peak_bytes", -1);
+	v[2] = (double)jget_int(mem, "heap_peak_bytes", -1);
 	return v[0] >= 0 || v[1] >= 0 || v[2] >= 0;
 }
 

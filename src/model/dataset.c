@@ -796,6 +796,30 @@ const json_t *ds_find_memory(const struct ds_instance *in, const char *op)
 	return NULL;
 }
 
+/* The largest rss.<key> over a record's timing processes, or -1. */
+static long long process_rss(const json_t *rec, const char *key)
+{
+	long long best = -1;
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(rec, "processes"), i, p) {
+		long long v = jget_int(json_object_get(p, "rss"), key, -1);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+const json_t *ds_operation_rss(const struct ds_instance *in, const struct ds_record *r,
+			       long long *loaded, long long *op_peak)
+{
+	const json_t *mem = ds_find_memory(in, r->op);
+	/* One source per operation: the memory pass, else the timing processes. */
+	*loaded = mem ? jget_int(mem, "loaded_rss_bytes", -1) : process_rss(r->j, "loaded");
+	*op_peak = mem ? jget_int(mem, "op_peak_rss_bytes", -1) : process_rss(r->j, "op_peak");
+	return mem;
+}
+
 int ds_candidate_profiled(const struct ds_candidate *c)
 {
 	if (c->survey)

@@ -118,6 +118,13 @@ int ds_profile_complete(const struct ds_profile *p);
 /* The complete memory record (memory/<cand>/<stem>__<op>.json) of an
  * operation, or NULL. */
 const json_t *ds_find_memory(const struct ds_instance *in, const char *op);
+/* The RSS after loading the library and the operation's peak RSS (bytes,
+ * -1 when unknown) of a timed operation: from its memory record when the
+ * memory pass made one (returned), else the largest over the record's
+ * timing processes (NULL returned).  Table A.3 and the memory chart show
+ * the same figures from here. */
+const json_t *ds_operation_rss(const struct ds_instance *in, const struct ds_record *r,
+			       long long *loaded, long long *op_peak);
 /* 1 when some instance of the dataset has a check record. */
 int ds_has_checks(const struct dataset *ds);
 /* Catalog row whose first field is id (and second is label when label is

@@ -132,29 +132,9 @@ static void dispersion(struct md_page *md, const struct ds_candidate *c)
 	}
 }
 
-/* Max over processes of rss.<key>, -1 when none has it. */
-static long long process_rss(const json_t *rec, const char *key)
-{
-	long long best = -1;
-	size_t i;
-	json_t *p;
-	json_array_foreach(json_object_get(rec, "processes"), i, p) {
-		long long v = jget_int(json_object_get(p, "rss"), key, -1);
-		if (v > best)
-			best = v;
-	}
-	return best;
-}
-
 static const char *rss_or_dash(char *buf, long long v)
 {
 	return v < 0 ? DASH : fmt_rss(buf, (uint64_t)v);
-}
-
-/* The memory pass's figure key of the operation's record, -1 without. */
-static long long memory_value(const struct ds_instance *in, const char *op, const char *key)
-{
-	return jget_int(ds_find_memory(in, op), key, -1);
 }
 
 static void memory_detail(struct md_page *md, const struct ds_candidate *c)
@@ -163,10 +143,10 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c)
 		"operation peak RSS", "stack peak", "heap peak", "allocations per call" };
 	const struct ds_instance *in;
 	const struct ds_record *r;
+	long long lo, op;
 	int any = 0;
 	FOR_COMPLETE(c, in, r)
-		if (process_rss(r->j, "loaded") >= 0 || process_rss(r->j, "op_peak") >= 0 ||
-		    ds_find_memory(in, r->op))
+		if (ds_operation_rss(in, r, &lo, &op) || lo >= 0 || op >= 0)
 			any = 1;
 	if (!any)
 		return;
@@ -182,20 +162,11 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c)
 		  "or heap figures." : "");
 	md_table(md, hdr, 6);
 	FOR_COMPLETE(c, in, r) {
-		const json_t *mem = ds_find_memory(in, r->op);
-		long long lo, op;
-		/* One source per row: the memory pass, else the timing processes. */
-		if (mem) {
-			lo = memory_value(in, r->op, "loaded_rss_bytes");
-			op = memory_value(in, r->op, "op_peak_rss_bytes");
-		} else {
-			lo = process_rss(r->j, "loaded");
-			op = process_rss(r->j, "op_peak");
-			if (lo < 0 && op < 0)
-				continue;
-		}
-		long long st = memory_value(in, r->op, "stack_peak_bytes");
-		long long hp = memory_value(in, r->op, "heap_peak_bytes");
+		const json_t *mem = ds_operation_rss(in, r, &lo, &op);
+		if (!mem && lo < 0 && op < 0)
+			continue;
+		long long st = jget_int(mem, "stack_peak_bytes", -1);
+		long long hp = jget_int(mem, "heap_peak_bytes", -1);
 		const json_t *apc = json_object_get(mem, "allocations_per_call");
 		char a[FMT_MAX], b[FMT_MAX], s[FMT_MAX], h[FMT_MAX], n[FMT_MAX];
 		char *cell = op_cell(in, r->op);
