@@ -23,6 +23,7 @@
 #include "model/dataset.h"
 #include "report/report.h"
 #include "site/site.h"
+#include "stats/robust.h"
 #include "stats/stats.h"
 #include "evidence/campaign_json.h"
 #include "util/fsutil.h"
@@ -360,7 +361,6 @@ static void check_bool(struct val *v, const char *rel, const json_t *r, const ch
 			want ? "true" : "false");
 }
 
-/* L of a hash operation hash_<L>, 0 for other operations. */
 static void check_statistics(struct val *v, const char *rel, const json_t *r, const char *op)
 {
 	struct trial *t = NULL;
@@ -371,9 +371,9 @@ static void check_statistics(struct val *v, const char *rel, const json_t *r, co
 		return;
 	}
 	stats_compute(t, n, &s);
-	double sum_s = 0;
-	for (size_t i = 0; i < n; i++)
-		sum_s += (double)t[i].ns / 1e9;
+	unsigned long long len = hash_op_bytes(op);
+	double mbs = 0;
+	int has_mbs = len && !stats_throughput_mb_per_s(t, n, len, &mbs);
 	free(t);
 	const json_t *m = json_object_get(r, "measurements");
 	if (!json_is_integer(m) || (uint64_t)json_integer_value(m) != s.measurements)
@@ -390,9 +390,7 @@ static void check_statistics(struct val *v, const char *rel, const json_t *r, co
 	check_real(v, rel, r, "", "min_trial_seconds", 1, s.min_trial_seconds);
 	check_real(v, rel, r, "", "max_trial_seconds", 1, s.max_trial_seconds);
 	check_real(v, rel, r, "", "median_trial_cycles", cyc, s.median_trial_cycles);
-	unsigned long long len = hash_op_bytes(op);
-	check_real(v, rel, r, "", "throughput_MB_per_second", len && sum_s > 0,
-		   (double)len * (double)s.measurements / sum_s / 1e6);
+	check_real(v, rel, r, "", "throughput_MB_per_second", has_mbs, mbs);
 	const json_t *d = json_object_get(r, "dispersion");
 	if (!json_is_object(d)) {
 		problem(v, rel, "dispersion is missing");

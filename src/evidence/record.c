@@ -312,12 +312,9 @@ static void set_throughput(json_t *r, const json_t *processes, unsigned long lon
 {
 	struct trial *t;
 	size_t n = record_flatten_trials(processes, &t);
-	double sum_s = 0;
-	for (size_t i = 0; i < n; i++)
-		sum_s += (double)t[i].ns / 1e9;
-	if (n && sum_s > 0)
-		json_object_set_new(r, "throughput_MB_per_second",
-				    json_real(stats_throughput_mb_per_s(t, n, L)));
+	double mbs;
+	if (!stats_throughput_mb_per_s(t, n, L, &mbs))
+		json_object_set_new(r, "throughput_MB_per_second", json_real(mbs));
 	free(t);
 }
 

@@ -144,7 +144,8 @@ void robust_compute(const double *v, size_t n, uint64_t seed, struct robust_stat
 	free(s);
 }
 
-double stats_throughput_mb_per_s(const struct trial *t, size_t n, uint64_t message_bytes)
+int stats_throughput_mb_per_s(const struct trial *t, size_t n, uint64_t message_bytes,
+			      double *out)
 {
 	double sum_s = 0;
 	uint64_t calls = 0;
@@ -154,7 +155,8 @@ double stats_throughput_mb_per_s(const struct trial *t, size_t n, uint64_t messa
 		sum_s += (double)t[i].ns / 1e9;
 		calls += t[i].calls;
 	}
-	if (sum_s <= 0)
-		return 0;
-	return (double)message_bytes * (double)calls / sum_s / 1e6;
+	if (!(sum_s > 0))
+		return -1;
+	*out = (double)message_bytes * (double)calls / sum_s / 1e6;
+	return 0;
 }

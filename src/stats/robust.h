@@ -47,7 +47,10 @@ uint64_t splitmix64_next(uint64_t *state);
  */
 void robust_compute(const double *v, size_t n, uint64_t seed, struct robust_stats *out);
 
-/* Hash throughput L·N / Σsᵢ / 1e6 (docs/method.md §7.1), sums in trial order. */
-double stats_throughput_mb_per_s(const struct trial *t, size_t n, uint64_t message_bytes);
+/* Hash throughput L·N / Σsᵢ / 1e6 (docs/method.md §7.1), sums in trial order,
+ * into *out: 0, or -1 when the trials hold no time (no trials, Σsᵢ = 0) and
+ * a record has no throughput.  record.c and validate both call it. */
+int stats_throughput_mb_per_s(const struct trial *t, size_t n, uint64_t message_bytes,
+			      double *out);
 
 #endif

@@ -270,9 +270,14 @@ static void test_throughput(void **state)
 {
 	struct trial t[2] = { { 1000, 500000000, 0, 0 }, { 1000, 500000000, 0, 0 } };
 
+	double mbs = 0;
+
 	(void)state;
 	/* 1024 B · 2000 calls / 1 s / 1e6 */
-	assert_rel(stats_throughput_mb_per_s(t, 2, 1024), 2.048);
+	assert_int_equal(stats_throughput_mb_per_s(t, 2, 1024, &mbs), 0);
+	assert_rel(mbs, 2.048);
+	/* no trials: no time, no throughput */
+	assert_int_equal(stats_throughput_mb_per_s(t, 0, 1024, &mbs), -1);
 }
 
 int main(void)
