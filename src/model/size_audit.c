@@ -256,52 +256,46 @@ const char *size_audit_object_name(const char *key)
 
 /* ---- key-exchange sizes for the pages ------------------------------------------ */
 
-static const json_t *kex_facts(const struct ds_instance *in)
+/* The record an instance's key-exchange facts come from: its exchange
+ * record, else the first record with any; NULL without. */
+static const json_t *kex_record(const struct ds_instance *in)
 {
 	const json_t *any = NULL;
 	for (size_t k = 0; k < in->n_rec; k++) {
-		const json_t *x = json_object_get(in->rec[k].j, "kex");
-		if (!json_is_object(x))
+		if (!json_is_object(json_object_get(in->rec[k].j, "kex")))
 			continue;
 		if (!strcmp(in->rec[k].op, "exchange"))
-			return x;
+			return in->rec[k].j;
 		if (!any)
-			any = x;
+			any = in->rec[k].j;
 	}
 	return any;
 }
 
 /* The catalog's figure in column col, else the record's. */
 static long long catalog_or_record(char **row, size_t nc, int col, const json_t *facts,
-				   const char *key, int *from_catalog)
+				   const char *key)
 {
 	long long v = row && (size_t)col < nc ? catalog_bytes(row[col]) : -1;
-	if (v >= 0) {
-		*from_catalog = 1;
-		return v;
-	}
-	return jget_int(facts, key, -1);
+	return v >= 0 ? v : jget_int(facts, key, -1);
 }
 
 int kex_instance_sizes(const struct dataset *ds, const char *cand,
 		       const struct ds_instance *in, struct kex_sizes *k)
 {
-	const json_t *x = kex_facts(in);
+	const json_t *rec = kex_record(in);
 	memset(k, 0, sizeof *k);
-	if (!x)
+	if (!rec)
 		return -1;
-	const json_t *sizes = NULL;
-	for (size_t r = 0; r < in->n_rec && !sizes; r++)
-		if (json_object_get(in->rec[r].j, "kex") == x)
-			sizes = json_object_get(in->rec[r].j, "sizes");
+	const json_t *x = json_object_get(rec, "kex"), *sizes = json_object_get(rec, "sizes");
 	char **row = csv_find(&ds->kex_bandwidth, cand, in->label);
 	size_t nc = row_ncols(&ds->kex_bandwidth, row);
 	k->passes = jget_int(x, "passes", -1);
 	k->messages = json_is_array(json_object_get(x, "message_bytes"))
 		? json_object_get(x, "message_bytes") : NULL;
-	k->pk_a = catalog_or_record(row, nc, 2, x, "pk_a_bytes", &k->catalog);
-	k->pk_b = catalog_or_record(row, nc, 3, x, "pk_b_bytes", &k->catalog);
-	k->protocol = catalog_or_record(row, nc, 4, x, "protocol_message_bytes", &k->catalog);
+	k->pk_a = catalog_or_record(row, nc, 2, x, "pk_a_bytes");
+	k->pk_b = catalog_or_record(row, nc, 3, x, "pk_b_bytes");
+	k->protocol = catalog_or_record(row, nc, 4, x, "protocol_message_bytes");
 	k->bandwidth = k->pk_a < 0 || k->pk_b < 0 || k->protocol < 0 ? -1
 		       : k->protocol + k->pk_a + k->pk_b;
 	k->sk = jget_int(sizes, "sk_bytes", -1);

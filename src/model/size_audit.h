@@ -76,7 +76,6 @@ struct kex_sizes {
 	long long passes;
 	const json_t *messages;   /* the record's kex.message_bytes, or NULL */
 	long long protocol, pk_a, pk_b, bandwidth, sk, ss;
-	int catalog;              /* a kex_bandwidth.csv row supplied figures */
 };
 /* 0, or -1 when no record of the instance has key-exchange facts. */
 int kex_instance_sizes(const struct dataset *ds, const char *cand,
