@@ -272,33 +272,24 @@ static void test_other_types_and_additional(void **state)
 static void test_hash_quirks(void **state)
 {
 	(void)state;
-	const char *dir = "hq/Implementations/Reference_Implementation/";
-	char *p = xasprintf("%sQH-256/CryptHash_qh.h", dir);
-	put_file(p, "\xEF\xBB\xBF#define ALGORITHM_INSTANCE \"QH_256\"\r\n"
+#define HQ "hq/Implementations/Reference_Implementation/"
+	put_file(HQ "QH-256/CryptHash_qh.h",
+		 "\xEF\xBB\xBF#define ALGORITHM_INSTANCE \"QH_256\"\r\n"
 		 "/* 哈希函数接口 */\r\n#include \"params.h\"\r\n"
 		 "int CryptHash(int digest_len_bits, const unsigned char *msg,\r\n"
 		 "              unsigned long long msg_len_bits, unsigned char *digest);\r\n");
-	free(p);
-	p = xasprintf("%sQH-256/params.h", dir);
-	put_file(p, "// 参数\r\n#define QH_OUT_BITS (256u) /* 输出长度 */\r\n"
+	put_file(HQ "QH-256/params.h", "// 参数\r\n#define QH_OUT_BITS (256u) /* 输出长度 */\r\n"
 		 "#  define DIGEST_BIT_LENGTH\tQH_OUT_BITS\r\n");
-	free(p);
-	p = xasprintf("%sQH-256/qh.c", dir);
-	put_file(p, "int qh;\r\n");
-	free(p);
-	p = xasprintf("%sQH-256/drng.c", dir);
-	put_file(p, "int get_random_number;\n");
-	free(p);
-	p = xasprintf("%sQH-Odd/CryptHash_AlgorithmInstance.h", dir);
-	put_file(p, "#define ALGORITHM_INSTANCE \"QH_ODD\"\n#define DIGEST_BIT_LENGTH (QH_A + QH_B)\n"
+	put_file(HQ "QH-256/qh.c", "int qh;\r\n");
+	put_file(HQ "QH-256/drng.c", "int get_random_number;\n");
+	put_file(HQ "QH-Odd/CryptHash_AlgorithmInstance.h",
+		 "#define ALGORITHM_INSTANCE \"QH_ODD\"\n#define DIGEST_BIT_LENGTH (QH_A + QH_B)\n"
 		 "int CryptHash(int, const unsigned char *, unsigned long long, unsigned char *);\n");
-	free(p);
-	p = xasprintf("%sQH-Odd/odd.c", dir);
-	put_file(p, "int odd;\n");
-	free(p);
+	put_file(HQ "QH-Odd/odd.c", "int odd;\n");
+#undef HQ
 	static const char *const tags[] = { "KAT_2_12", "KAT_2_23", "KAT_2_33", "KAT_Loop" };
 	for (int i = 0; i < 4; i++) {
-		p = xasprintf("hq/Test_Vectors/%s_QH_256.txt", tags[i]);
+		char *p = xasprintf("hq/Test_Vectors/%s_QH_256.txt", tags[i]);
 		put_file(p, "Msg_Len = 0\r\n");
 		free(p);
 	}
