@@ -196,30 +196,27 @@ has "$ws/validate.out" "0 problem(s); report check: ok"
 
 # A tampered signature record fails validation: a trial's cycles, then the
 # retry counter the page's n column is made from.
-cp -a "$ws/ds" "$ws/ds-t1"
-python3 - "$ws/ds-t1/data/$sys/records/hostilesig/SignFails__sign.json" <<'EOF'
+# tampered COPY PYTHON — validate a copy COPY of ds whose SignFails sign
+# record r was changed by the Python statements PYTHON: its output in
+# $ws/COPY.out, its exit code in rc.
+tampered() {
+	cp -a "$ws/ds" "$ws/$1"
+	python3 - "$ws/$1/data/$sys/records/hostilesig/SignFails__sign.json" "$2" <<'EOF'
 import json, sys
 p = sys.argv[1]
 r = json.load(open(p))
-r["processes"][0]["trials"][0]["cycles"] = (r["processes"][0]["trials"][0]["cycles"] or 0) + 1000
-r["trials"][0]["cycles"] = r["processes"][0]["trials"][0]["cycles"]
+exec(sys.argv[2])
 json.dump(r, open(p, "w"), indent=1)
 EOF
-rc=0
-ngcc validate ds-t1 >"$ws/v1.out" 2>&1 || rc=$?
+	rc=0
+	ngcc validate "$1" >"$ws/$1.out" 2>&1 || rc=$?
+}
+tampered ds-t1 'r["processes"][0]["trials"][0]["cycles"] = (r["processes"][0]["trials"][0]["cycles"] or 0) + 1000
+r["trials"][0]["cycles"] = r["processes"][0]["trials"][0]["cycles"]'
 [ "$rc" != 0 ] || fail "validate passed a record with altered cycles"
-has "$ws/v1.out" "records/hostilesig/SignFails__sign.json"
+has "$ws/ds-t1.out" "records/hostilesig/SignFails__sign.json"
 
-cp -a "$ws/ds" "$ws/ds-t2"
-python3 - "$ws/ds-t2/data/$sys/records/hostilesig/SignFails__sign.json" <<'EOF'
-import json, sys
-p = sys.argv[1]
-r = json.load(open(p))
-r["processes"][0]["meta"]["sign_failures_retried"] += 1
-json.dump(r, open(p, "w"), indent=1)
-EOF
-rc=0
-ngcc validate ds-t2 >"$ws/v2.out" 2>&1 || rc=$?
+tampered ds-t2 'r["processes"][0]["meta"]["sign_failures_retried"] += 1'
 [ "$rc" != 0 ] || fail "validate passed a record with an altered retry count"
-has "$ws/v2.out" "hostilesig.md"
+has "$ws/ds-t2.out" "hostilesig.md"
 echo "sigkex: ok"
