@@ -13,7 +13,6 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 ws=$tmp/ws
 mkdir -p "$ws"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # run EXPECTED_RC CMD... — run, keep stdout/stderr in $tmp/out, $tmp/err.
 run() {
@@ -25,8 +24,6 @@ run() {
 		fail "exit $rc, want $want: $*"
 	fi
 }
-has() { grep -qF -- "$2" "$1" || { cat "$1"; fail "'$2' not in $1"; }; }
-hasnt() { ! grep -qF -- "$2" "$1" || { cat "$1"; fail "'$2' unexpectedly in $1"; }; }
 
 # 1. A folder with spaces, Chinese folders, junk, duplicates.
 run 0 "$ngcc" -C "$ws" add "$fix/ToyKEM Submission v1.0" --id kem-01

@@ -10,9 +10,8 @@ set -euo pipefail
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 tmp=$(mktemp -d /tmp/ngcc-e2e-algname.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ngcc() { "$NGCC_BIN/ngcc-perf" -C "$tmp/ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
+ngcc() { "$NGCC_BIN/ngcc-perf" -C "$tmp/ws" "$@"; }
 conf_algorithm() { sed -n 's/^algorithm = //p' "$tmp/ws/candidates/$1/candidate.conf"; }
 
 pkg="$tmp/Example KEM 提交"

@@ -15,7 +15,6 @@ set -euo pipefail
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 tmp=$(mktemp -d /tmp/ngcc-e2e-campaign.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 ws=$tmp/ws
 campaign() {

@@ -18,7 +18,6 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-check.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 command -v valgrind >/dev/null || fail "valgrind is not installed (scripts/bootstrap installs it)"
 

@@ -14,7 +14,6 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-defer.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 plan=(--trial-target 0.02 --trials 2 --op-budget 5 --allow-unfixed-host=test --no-memory-pass)
 defer=(--defer 'ExampleKEM-256$')
 

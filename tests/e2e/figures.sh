@@ -12,10 +12,9 @@ set -euo pipefail
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-figures.XXXXXX)
 trap 'rm -rf "$ws" "$ws.log"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 
-. "$NGCC_SRC/tests/e2e/lib.bash"
 shared_copy example-campaign "$ws" "$ws.log"
 [ "$(cat "$ws.log/campaign.rc")" -le 1 ] || fail "the shared campaign failed"
 sys=$(ls "$ws/reports" | grep -v '\.md$' | head -1)

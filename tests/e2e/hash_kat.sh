@@ -15,7 +15,6 @@ export NGCC_PERF_KAT_2_33_BITS=67108864
 ws=$(mktemp -d /tmp/ngcc-e2e-hashkat.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 fx=$NGCC_FIXTURES/hash
 

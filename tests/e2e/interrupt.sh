@@ -9,10 +9,9 @@ set -euo pipefail
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-interrupt.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 args=(measure --run runs/i --trial-target 0.05 --trials 3 --allow-unfixed-host=test --no-memory-pass)
 
-. "$NGCC_SRC/tests/e2e/lib.bash"
 shared_copy example-built "$ws"
 # (no records/ folder yet is 0 records, not a silent exit under pipefail)
 records() { { find "$ws/runs/i/records" -name '*.json' 2>/dev/null || true; } | wc -l; }

@@ -12,7 +12,6 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0
 ws=$(mktemp -d /tmp/ngcc-e2e-kat.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 fixture=$NGCC_FIXTURES/hostile/HostileKEM
 # The hard timeout of a KAT run: HangDec waits for it three times (guide

@@ -10,10 +10,17 @@
 #                    (in $NGCC_SHARED) and starts a script only after the
 #                    shared workspaces it names in a "# shared: NAME..." line;
 #                    a script run alone makes its own copy first.
+#   fail MESSAGE     print "FAIL: MESSAGE" on stderr and exit 1
+#   has FILE TEXT    fail, showing FILE, unless FILE contains TEXT
+#   hasnt FILE TEXT  fail, showing FILE, if FILE contains TEXT
+# (A script may define its own fail, has or hasnt after sourcing this.)
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+has() { grep -qF -- "$2" "$1" || { cat "$1"; fail "'$2' not in $1"; }; }
+hasnt() { ! grep -qF -- "$2" "$1" || { cat "$1"; fail "'$2' unexpectedly in $1"; }; }
 export NGCC_FIXTURES=${NGCC_FIXTURES:-$NGCC_SRC/obj/fixtures}
 [ -d "$NGCC_FIXTURES/layouts" ] ||
-	{ echo "FAIL: no generated fixtures in $NGCC_FIXTURES: run \`make fixtures\` (or set NGCC_FIXTURES)" >&2; exit 1; }
+	fail "no generated fixtures in $NGCC_FIXTURES: run \`make fixtures\` (or set NGCC_FIXTURES)"
 
 shared_copy() {
 	local name=$1 ws=$2 log=${3:-} dir tmp=

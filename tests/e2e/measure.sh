@@ -19,10 +19,9 @@ cleanup() {
 }
 trap cleanup EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only: the memory pass that follows measure is memory.sh's subject.
 plan=(--trial-target 0.01 --trials 2 --max-timeout 3 --no-memory-pass --allow-unfixed-host=test)
-. "$NGCC_SRC/tests/e2e/lib.bash"
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"

@@ -16,13 +16,11 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-memory.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 # A short timing plan: MemKEM's keygen maps and touches 64 MiB (about 0.1 s
 # a call), so the operation budget caps its timing at a few calls; the
 # memory pass plans its own calls (up to 20) from the calibration.
 plan=(--trial-target 0.01 --trials 2 --op-budget 0.5 --max-timeout 60 --allow-unfixed-host=test)
-
-. "$NGCC_SRC/tests/e2e/lib.bash"
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"

@@ -17,9 +17,8 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-profile.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-fix=$NGCC_SRC/tests/fixtures/profile
 . "$NGCC_SRC/tests/e2e/lib.bash"
+fix=$NGCC_SRC/tests/fixtures/profile
 
 shared_copy example-campaign "$ws" "$ws.log"
 rc=$(cat "$ws.log/campaign.rc")

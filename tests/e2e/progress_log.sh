@@ -10,13 +10,12 @@ set -euo pipefail
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-progress.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 export NGCC_PERF_LOCK_DIR=${NGCC_PERF_LOCK_DIR:-$ws/locks}
 mkdir -p "$NGCC_PERF_LOCK_DIR"
 cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 plan=(--trial-target 0.05 --trials 3 --allow-unfixed-host=test --cpu "$cpu")
 
-. "$NGCC_SRC/tests/e2e/lib.bash"
 shared_copy example-built "$ws/a"
 shared_copy example-built "$ws/b"
 

@@ -19,7 +19,6 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-publish.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 
 shared_copy example-campaign "$ws" "$ws.log"

@@ -10,11 +10,9 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-resume.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only (the memory pass and its resume are memory.sh's subject).
 args=(measure --run runs/k --trial-target 0.05 --trials 3 --no-memory-pass --allow-unfixed-host=test)
-
-. "$NGCC_SRC/tests/e2e/lib.bash"
 
 # The example package, added, built and KAT-tested (shared/example-built.sh).
 shared_copy example-built "$ws"

@@ -17,7 +17,7 @@ set -euo pipefail
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-seed.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$NGCC_SRC/tests/e2e/lib.bash"
 
 fix=$NGCC_SRC/tests/fixtures/seed-structure
 seed_name=004_51da20beab7aafd1.txt
@@ -28,7 +28,6 @@ python3 "$fix/structure.py" derive "$seed" >"$ws/derived.expect"
 cmp -s "$ws/derived.expect" "$fix/004.expect" ||
 	fail "004.expect no longer matches the seed: $(diff "$fix/004.expect" "$ws/derived.expect")"
 
-. "$NGCC_SRC/tests/e2e/lib.bash"
 shared_copy example-campaign "$ws" "$ws/first"
 rc=$(cat "$ws/first/campaign.rc")
 [ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/first/campaign.err")"

@@ -12,8 +12,6 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-sigkex.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-has() { grep -qF -- "$2" "$1" || { cat "$1"; fail "'$2' not in $1"; }; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 fix=$NGCC_FIXTURES/sigkex
 unfixed=--allow-unfixed-host=test
