@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "campaign/memory.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
 #include "evidence/check_json.h"
 #include "evidence/json.h"
+#include "evidence/memory_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
 #include "stats/stats.h"
