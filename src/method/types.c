@@ -27,7 +27,7 @@ const struct cand_type cand_types[] = {
 	{ "kem", 1, "Key encapsulation", "KEM_", "KAT_KEM_", NULL, "-DNGCC_SHIM_KEM",
 	  kem_api, kem_ops, kem_ops, NULL, 1 },
 	{ "sign", 2, "Digital signatures", "SIG_", "KAT_SIG_", NULL, "-DNGCC_SHIM_SIG",
-	  sign_api, sign_ops, sign_ops, NULL, 0 },
+	  sign_api, sign_ops, sign_ops, NULL, 1 },
 	{ "kex", 3, "Key exchange", "KEX_", "KAT_KEX_", NULL, "-DNGCC_SHIM_KEX",
 	  kex_api, kex_ops, kex_ops, "exchange", 0 },
 	{ "hash", 4, "Hash functions", "CryptHash_", "KAT_CryptHash", hash_kat_files,

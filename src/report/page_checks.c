@@ -22,8 +22,9 @@
 static const char *const column_text =
 	"Columns: *functional*, random-seed round trips on the timed library with every call "
 	"checked (return codes, lengths, canaries around every buffer, inputs unmodified, "
-	"deterministic decapsulation, a tampered ciphertext rejected or giving another secret, "
-	"unaligned buffers); *ASan+UBSan*, the same on a rebuild with AddressSanitizer and "
+	"deterministic decapsulation or verification, a tampered ciphertext rejected or giving "
+	"another secret, a tampered signature or message rejected, unaligned buffers); "
+	"*ASan+UBSan*, the same on a rebuild with AddressSanitizer and "
 	"UndefinedBehaviorSanitizer; *memcheck*, valgrind memcheck of a short round trip on a "
 	"`-g` rebuild with every input read-only during its call; *constant time*, valgrind "
 	"memcheck with the secret key and every DRNG output marked secret and the public "

@@ -212,9 +212,9 @@ grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`Clean`\](flawkem.md).* | clea
 grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`SecretIndex`\](flawkem.md).* | 1 finding | ' "$summary" ||
 	fail "summary SecretIndex row: $(grep -F '`SecretIndex`' "$summary")"
 grep -qF '[checks page](checks.md)' "$summary" || fail "summary legend"
-grep -qF 'not checked (check covers `kem` instances)' "$summary" || fail "summary legend: the types check covers"
+grep -qF 'not checked (check covers `kem`, `sign` instances)' "$summary" || fail "summary legend: the types check covers"
 [ -f "$ws/reports/$sys/checks.md" ] || fail "no checks page"
-grep -qF 'They cover `kem` instances; instances of other types are not listed.' "$ws/reports/$sys/checks.md" ||
+grep -qF 'They cover `kem`, `sign` instances; instances of other types are not listed.' "$ws/reports/$sys/checks.md" ||
 	fail "checks page: the types check covers"
 grep -qF '| [flawkem](flawkem.md) | `SecretIndex` dec | constant time | secret-dependent memory index (secret key) |' \
 	"$ws/reports/$sys/checks.md" || fail "checks page finding"
@@ -255,10 +255,49 @@ rc=0; ngcc validate ds --publish-unfixed >"$ws/val3.out" 2>&1 || rc=$?
 ngcc check examplekem --rounds 20 >"$ws/ex.out" 2>&1 || fail "examples not clean: $(cat "$ws/ex.out")"
 [ "$(grep -c '^CHECK examplekem .* clean (' "$ws/ex.out")" = 8 ] || fail "example lines: $(cat "$ws/ex.out")"
 
+# ---- signatures: the example clean, the hostile ones caught ----
+# HostileSIG (tests/fixtures/sigkex): AcceptAll's verify accepts anything,
+# LongSig writes and reports 16 bytes past sig_get_sn_len_bytes(),
+# SignFails refuses about one sign call in three (retried, as the timing
+# does: not a finding).
+ngcc add "$NGCC_SRC/examples/ExampleSIG" --id examplesig >/dev/null
+ngcc add "$NGCC_FIXTURES/sigkex/HostileSIG" --id hostilesig >/dev/null
+ngcc build examplesig hostilesig >"$ws/sbuild.out" 2>&1 || fail "SIG build: $(tail -5 "$ws/sbuild.out")"
+ngcc check examplesig --rounds 20 >"$ws/sig.out" 2>&1 || fail "ExampleSIG not clean: $(cat "$ws/sig.out")"
+[ "$(grep -c '^CHECK examplesig .* clean (' "$ws/sig.out")" = 8 ] || fail "ExampleSIG lines: $(cat "$ws/sig.out")"
+rc=0
+ngcc check hostilesig --rounds 20 --only functional,sanitizers,memcheck >"$ws/hsig.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "HostileSIG exit $rc: $(cat "$ws/hsig.out")"
+python3 - "$ws" <<'PY' || fail "HostileSIG records: $(cat "$ws/hsig.out")"
+import json, os, sys
+ws = sys.argv[1]
+def kinds(label, check):
+    r = json.load(open(os.path.join(ws, f"build/hostilesig/check/{label}__{check}.json")))
+    assert r["status"] == "complete" and r["type"] == "sign", (label, check, r["status_detail"])
+    return sorted((f["operation"], f["kind"]) for f in r["findings"]), r
+for check in ["functional", "sanitizers", "memcheck"]:
+    got, _ = kinds("AcceptAll", check)
+    assert got == [("verify", "tampered message"), ("verify", "tampered signature")], (check, got)
+    got, _ = kinds("SignFails", check)
+    assert got == [], (check, got)
+got, r = kinds("LongSig", "functional")
+assert got == [("sign", "canaries"), ("sign", "returned lengths"), ("verify", "round trip")], got
+got, r = kinds("LongSig", "sanitizers")
+assert got == [("sign", "invalid write")], got
+loc = r["findings"][0]["location"]
+assert loc["file"].endswith("/LongSig/SIG_AlgorithmInstance.c") and loc["function"] == "sig_sign", loc
+got, r = kinds("LongSig", "memcheck")
+assert ("sign", "invalid write") in got, got
+tests = {(t["test"], t["operation"]): t for t in kinds("SignFails", "functional")[1]["tests"]}
+assert tests[("tampered signature", "verify")]["checks"] == 20, tests
+assert tests[("tampered message", "verify")]["checks"] == 20, tests
+assert tests[("overlapping buffers", "sign")]["note"], tests
+PY
+
 # ---- a type check has no suites for: a clear status, never a silent success ----
-# ExampleKEM-256 relabelled as a signature instance in candidate.conf (its
-# library stays built): check says it is not checked, counts it apart, and
-# with no instance of a covered type left it has nothing to do (exit 3).
+# ExampleKEM-256 relabelled as a key-exchange instance in candidate.conf
+# (its library stays built): check says it is not checked, counts it apart,
+# and with no instance of a covered type left it has nothing to do (exit 3).
 conf=$ws/candidates/examplekem/candidate.conf
 cp "$conf" "$ws/conf.bak"
 python3 - "$conf" ExampleKEM-256 <<'PY'
@@ -269,12 +308,12 @@ for i, l in enumerate(lines):
     if l.startswith("[instance "):
         inst = l[len("[instance "):-1]
     elif inst == label and l.startswith("type = "):
-        lines[i] = "type = sign"
+        lines[i] = "type = kex"
 open(path, "w").write("\n".join(lines))
 PY
 rc=0; ngcc check examplekem --only functional --rounds 20 >"$ws/ty.out" 2>&1 || rc=$?
 [ "$rc" = 0 ] || fail "one KEM left: exit $rc: $(cat "$ws/ty.out")"
-grep -qx 'CHECK examplekem ExampleKEM-256 not checked: check has no suites for sign instances yet (it covers `kem`)' "$ws/ty.out" ||
+grep -qx 'CHECK examplekem ExampleKEM-256 not checked: check has no suites for kex instances yet (it covers `kem`, `sign`)' "$ws/ty.out" ||
 	fail "not-checked line: $(cat "$ws/ty.out")"
 grep -q '^check: 1 record(s): 1 clean, .* 0 instance(s) skipped (not built), 1 not checked (no suites for their type)$' "$ws/ty.out" ||
 	fail "not-checked count: $(cat "$ws/ty.out")"
@@ -282,11 +321,11 @@ python3 - "$conf" ExampleKEM-128 <<'PY'
 import sys
 path, label = sys.argv[1:3]
 text = open(path).read()
-open(path, "w").write(text.replace("type = kem", "type = sign"))
+open(path, "w").write(text.replace("type = kem", "type = kex"))
 PY
 rc=0; ngcc check examplekem --only functional --rounds 20 >"$ws/ty2.out" 2>&1 || rc=$?
 [ "$rc" = 3 ] || fail "no covered type: exit $rc, expected 3: $(cat "$ws/ty2.out")"
-grep -q 'nothing was checked in .*: no built instance of a type that check covers (`kem`)' "$ws/ty2.out" ||
+grep -q 'nothing was checked in .*: no built instance of a type that check covers (`kem`, `sign`)' "$ws/ty2.out" ||
 	fail "nothing-checked message: $(cat "$ws/ty2.out")"
 cp "$ws/conf.bak" "$conf"
 

@@ -71,15 +71,47 @@ static int indices(const unsigned char r[EXSIG_RBYTES], const unsigned char *m,
 	return 0;
 }
 
-/* 1 if idx[i] already appears among idx[0..i-1]. */
-static int seen_before(const unsigned idx[EXSIG_K], int i)
+/* All ones when a == b, else 0, without a branch. */
+static unsigned eq_mask(unsigned a, unsigned b)
 {
+	unsigned x = a ^ b;
+
+	return ((x | (0u - x)) >> (sizeof(x) * 8 - 1)) - 1u;
+}
+
+/* All ones if idx[i] already appears among idx[0..i-1], else 0.  No branch
+ * on the indices: they come from the DRNG (R), and a constant-time check
+ * that treats every DRNG output as secret would report one. */
+static unsigned seen_mask(const unsigned idx[EXSIG_K], int i)
+{
+	unsigned seen = 0;
 	int j;
 
 	for (j = 0; j < i; j++)
-		if (idx[j] == idx[i])
-			return 1;
-	return 0;
+		seen |= eq_mask(idx[j], idx[i]);
+	return seen;
+}
+
+/* 1 if idx[i] already appears among idx[0..i-1] (verify: public data). */
+static int seen_before(const unsigned idx[EXSIG_K], int i)
+{
+	return seen_mask(idx, i) != 0;
+}
+
+/* Write value into slot `slot` of out (K slots of N bytes) when keep is all
+ * ones; every slot is rewritten, so the address does not depend on slot. */
+static void put_slot(unsigned char *out, unsigned slot, unsigned keep,
+		     const unsigned char value[EXSIG_N])
+{
+	unsigned p;
+	int b;
+
+	for (p = 0; p < EXSIG_K; p++) {
+		unsigned char m = (unsigned char)(eq_mask(p, slot) & keep);
+		for (b = 0; b < EXSIG_N; b++)
+			out[p * EXSIG_N + b] = (unsigned char)((out[p * EXSIG_N + b] & ~m) |
+								(value[b] & m));
+	}
 }
 
 int exsig_keypair(unsigned char *pk, unsigned char *sk)
@@ -99,21 +131,24 @@ int exsig_sign(unsigned char *sig, unsigned long long *sig_len,
 	       const unsigned char *m, unsigned long long m_len,
 	       const unsigned char *sk)
 {
-	unsigned idx[EXSIG_K];
-	unsigned char *out = sig + EXSIG_RBYTES;
+	unsigned idx[EXSIG_K], count = 0;
+	unsigned char value[EXSIG_N];
 	int i;
 
 	if (get_random_number(&drng_algorithm, sig, 8 * EXSIG_RBYTES) ||
 	    indices(sig, m, m_len, idx))
 		return -2;
+	/* The secret of every distinct index, in order: each index's secret
+	 * is computed, and kept in the next slot when it is new. */
 	for (i = 0; i < EXSIG_K; i++) {
-		if (seen_before(idx, i))
-			continue;
-		if (secret_value(sk, idx[i], out))
+		unsigned fresh = ~seen_mask(idx, i);
+
+		if (secret_value(sk, idx[i], value))
 			return -2;
-		out += EXSIG_N;
+		put_slot(sig + EXSIG_RBYTES, count, fresh, value);
+		count += fresh & 1u;
 	}
-	*sig_len = (unsigned long long)(out - sig);
+	*sig_len = EXSIG_RBYTES + (unsigned long long)count * EXSIG_N;
 	return 0;
 }
 
