@@ -18,7 +18,7 @@
 
 ifneq ($(wildcard src/driver/check_main.c),)
 CHECKPROG_SRCS = src/driver/check_main.c $(wildcard src/driver/check/*.c) \
-                 src/driver/child.c src/driver/loader.c
+                 src/driver/child.c src/driver/loader.c src/driver/kex_flow.c
 CHECKPROG_CC = cc
 CHECKPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS)) -gdwarf-4
 CHECKPROG_ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \

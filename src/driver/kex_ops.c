@@ -1,6 +1,8 @@
 /* kex_ops.c — see kex_ops.h (docs/method.md §4.2 step 1, §5.1–§5.2, R3). */
 #include "driver/kex_ops.h"
 
+#include "driver/kex_flow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +40,14 @@ static struct kex_state *kex(const struct op_ctx *c)
 
 static unsigned n_steps(const struct kex_state *x)
 {
-	return x->passes + 4;
+	return kex_flow_steps(x->passes);
 }
 
 /* ---- operation keys ------------------------------------------------------------ */
 
-static unsigned passes_of(const struct ngcc_meta *m)
-{
-	return m->passes >= 1 && m->passes <= NGCC_KEX_MAX_PASSES ? (unsigned)m->passes : 0;
-}
-
 static int kex_parse_op(const struct ngcc_meta *m, const char *key)
 {
-	unsigned p = passes_of(m);
+	unsigned p = kex_flow_passes(m);
 	if (!strcmp(key, "exchange"))
 		return OP_EXCHANGE;
 	if (!strcmp(key, "init_a"))
@@ -78,18 +75,9 @@ static const char *kex_timing_scope(int op)
 }
 
 /* The step's name in messages and results. */
-static const char *step_name(const struct kex_state *x, unsigned s, char buf[16])
+static const char *step_name(const struct kex_state *x, unsigned s)
 {
-	if (s == 0)
-		return "init_a";
-	if (s == 1)
-		return "init_b";
-	if (s == x->passes + 2)
-		return "derive_a";
-	if (s == x->passes + 3)
-		return "derive_b";
-	snprintf(buf, 16, "pass%u", s - 1);
-	return buf;
+	return kex_flow_step_name(x->passes, s);
 }
 
 /* ---- buffers ------------------------------------------------------------------- */
@@ -116,11 +104,6 @@ static void kex_release(struct op_ctx *c)
 	free(x);
 }
 
-static const char *const msg_names[NGCC_KEX_MAX_PASSES + 1] = {
-	"", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12",
-	"m13", "m14", "m15", "m16",
-};
-
 static int kex_alloc(struct op_ctx *c)
 {
 	const struct ngcc_meta *m = c->lib.meta;
@@ -128,7 +111,7 @@ static int kex_alloc(struct op_ctx *c)
 	if (!x)
 		return -1;
 	x->lib = &c->lib;
-	x->passes = passes_of(m);
+	x->passes = kex_flow_passes(m);
 	if (!x->passes) {
 		ops_set_failure("kex_get_passes_num() is %llu; 1 to %d passes can be run",
 				m->passes, NGCC_KEX_MAX_PASSES);
@@ -148,7 +131,7 @@ static int kex_alloc(struct op_ctx *c)
 		return -1;
 	}
 	for (unsigned k = 1; k <= x->passes; k++)
-		if (buf_alloc(&x->m[k], msg_names[k], m->msg_bytes))
+		if (buf_alloc(&x->m[k], kex_flow_msg_name(k), m->msg_bytes))
 			return -1;
 	for (unsigned k = 2; k <= x->passes; k++)
 		if (!x->lib->kex_pass[k]) {
@@ -221,10 +204,9 @@ static const struct kex_buf *overlong(struct kex_buf *const *bufs, int n)
 static int lengths_fit(const struct kex_state *x, unsigned s, struct kex_buf *const *bufs, int n)
 {
 	const struct kex_buf *o = overlong(bufs, n);
-	char nb[16];
 	if (o) {
 		ops_set_failure("%s returned %s_len %llu, above the getter's %llu",
-				step_name(x, s, nb), o->name, o->len, o->cap);
+				step_name(x, s), o->name, o->len, o->cap);
 		return 0;
 	}
 	for (int i = 0; i < n; i++)
@@ -232,21 +214,14 @@ static int lengths_fit(const struct kex_state *x, unsigned s, struct kex_buf *co
 	return 1;
 }
 
-/* A pass's return, as the KAT replay judges it (kat/katgen_kex.c): 1 ends
- * the passes and must come at pass P; after the last announced pass
- * returned 0 (or >= 2) the official flow derives only when no further pass
- * exists and at least 3 passes ran (the unmodified driver derives after
- * pass 3 whatever it returned). */
+/* A pass's return, as the KAT replay judges it (kat/katgen_kex.c; the rule
+ * in kex_flow.h); an accepted one makes its message the party's last. */
 static int pass_return_ok(struct kex_state *x, unsigned k, int rc)
 {
-	unsigned p = x->passes;
-	if (rc == 1 && k < p) {
-		ops_set_failure("pass%u returned 1 (finished), but kex_get_passes_num() is %u", k, p);
-		return 0;
-	}
-	if (rc != 1 && k == p && ((p < NGCC_KEX_MAX_PASSES && x->lib->kex_pass[p + 1]) || p < 3)) {
-		ops_set_failure("pass%u, the last of the %u announced, returned %d, not 1 (finished)%s",
-				k, p, rc, p < 3 ? "" : ", and the next pass is defined: the exchange does not end there");
+	char why[256];
+	int next = k < NGCC_KEX_MAX_PASSES && x->lib->kex_pass[k + 1];
+	if (kex_flow_pass_return_problem(k, x->passes, rc, next, why, sizeof why)) {
+		ops_set_failure("%s", why);
 		return 0;
 	}
 	if (k % 2)
@@ -269,10 +244,9 @@ static int secrets_agree(struct kex_state *x)
 /* The checks of step s that returned rc.  0 or -1. */
 static int check_step(struct kex_state *x, unsigned s, int rc)
 {
-	char nb[16];
 	struct kex_buf *b = x->b;
 	if (rc < 0) {
-		ops_set_failure("%s returned %d", step_name(x, s, nb), rc);
+		ops_set_failure("%s returned %d", step_name(x, s), rc);
 		return -1;
 	}
 	if (s == 0) {
@@ -408,7 +382,7 @@ static json_t *kex_observed_json(const struct op_ctx *c)
 		json_object_set_new(j, x->b[order[i]].name, ops_seen_json(&x->b[order[i]].seen));
 	json_object_set_new(j, "ss", ops_seen_json(&x->b[B_SSA].seen));
 	for (unsigned k = 1; k <= x->passes; k++)
-		json_object_set_new(j, msg_names[k], ops_seen_json(&x->m[k].seen));
+		json_object_set_new(j, kex_flow_msg_name(k), ops_seen_json(&x->m[k].seen));
 	return j;
 }
 
