@@ -6,6 +6,7 @@
 #include "evidence/paths.h"
 #include "util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,18 +294,41 @@ static char *reviewed_suppression(const char *raw, const char *name, const char 
 	return sb_detach(&sb);
 }
 
+/* The operation key of an ICCS API function (or of our ngcc_ forwarder
+ * of it), or NULL. */
+static const char *op_of_function(const char *fn)
+{
+	static const char *const api[][2] = { { "kem_keygen", "keygen" }, { "kem_enc", "enc" },
+		{ "kem_dec", "dec" }, { "sig_keygen", "keygen" }, { "sig_sign", "sign" },
+		{ "sig_verify", "verify" }, { "kex_init_a", "init_a" }, { "kex_init_b", "init_b" },
+		{ "kex_derive_ss_a", "derive_a" }, { "kex_derive_ss_b", "derive_b" },
+		{ "kex_derive_a", "derive_a" }, { "kex_derive_b", "derive_b" },
+		{ "kex_pass1", "pass1" } };
+	static const char *const passes[] = { "pass1", "pass2", "pass3", "pass4", "pass5", "pass6",
+		"pass7", "pass8", "pass9", "pass10", "pass11", "pass12", "pass13", "pass14", "pass15",
+		"pass16" };
+	if (str_starts_with(fn, "ngcc_"))
+		fn += 5;
+	for (size_t k = 0; k < sizeof api / sizeof *api; k++)
+		if (!strcmp(fn, api[k][0]))
+			return api[k][1];
+	unsigned n;
+	char party, tail;
+	if (sscanf(fn, "kex_generate_pass%u_msg_%c%c", &n, &party, &tail) == 2 && n >= 1 &&
+	    n <= sizeof passes / sizeof *passes)
+		return passes[n - 1];
+	return NULL;
+}
+
 /* Leaks are reported at exit: their operation is the API function on the
  * allocation stack. */
 static const char *op_from_stack(const struct vg_stack *s)
 {
-	static const char *const api[][2] = { { "kem_keygen", "keygen" }, { "kem_enc", "enc" },
-		{ "kem_dec", "dec" }, { "sig_keygen", "keygen" }, { "sig_sign", "sign" },
-		{ "sig_verify", "verify" } };
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t k = 0; s->f[i].fn && k < sizeof api / sizeof *api; k++)
-			if (!strcmp(s->f[i].fn, api[k][0]) || (str_starts_with(s->f[i].fn, "ngcc_") &&
-							       !strcmp(s->f[i].fn + 5, api[k][0])))
-				return api[k][1];
+	for (size_t i = 0; i < s->n; i++) {
+		const char *op = s->f[i].fn ? op_of_function(s->f[i].fn) : NULL;
+		if (op)
+			return op;
+	}
 	return NULL;
 }
 

@@ -5,6 +5,7 @@
 #include "check/sanrep.h"
 #include "check/vgxml.h"
 #include "evidence/json.h"
+#include "method/types.h"
 #include "proc/command.h"
 #include "proc/spawn.h"
 #include "util/fsutil.h"
@@ -38,9 +39,9 @@ static const struct spec {
 
 /* Test order on pages and in records. */
 static const char *const test_order[] = { "round trip", "returned lengths", "canaries",
-	"inputs unmodified", "deterministic decapsulation", "tampered ciphertext",
-	"unaligned buffers", "overlapping buffers", "constant-time run", NULL };
-static const char *const op_order[] = { "keygen", "enc", "dec", "sign", "verify", NULL };
+	"inputs unmodified", "deterministic decapsulation", "deterministic verification",
+	"tampered ciphertext", "tampered signature", "tampered message", "unaligned buffers",
+	"overlapping buffers", "constant-time run", NULL };
 
 long check_rounds(const struct check_opts *o, enum check_id id)
 {
@@ -280,8 +281,7 @@ static int test_cmp(const void *a, const void *b)
 {
 	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	int c = order_of(test_order, jget_str(x, "test", "")) - order_of(test_order, jget_str(y, "test", ""));
-	return c ? c : order_of(op_order, jget_str(x, "operation", "")) -
-		       order_of(op_order, jget_str(y, "operation", ""));
+	return c ? c : cand_op_cmp(jget_str(x, "operation", ""), jget_str(y, "operation", ""));
 }
 
 static json_t *sorted_tests(const json_t *tests)

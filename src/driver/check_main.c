@@ -67,7 +67,8 @@ enum { EXIT_CLEAN = 0, EXIT_FOUND = 1, EXIT_USAGE_ = 2, EXIT_NOSTART = 3 };
 static const char *const suite_names[] = { "functional", "memcheck", "consttime" };
 static const long default_rounds[] = { 1000, 3, 2 };
 
-static const struct check_type *const types[] = { &check_type_kem, &check_type_sig };
+static const struct check_type *const types[] = { &check_type_kem, &check_type_sig,
+	&check_type_kex };
 
 struct options {
 	const char *lib, *progress, *report_path;
@@ -247,7 +248,7 @@ int main(int argc, char **argv)
 	const struct check_type *t = type_of(lib.meta);
 	if (!t) {
 		json_t *j = result_json(&o, NULL, lib.meta, NULL,
-					"no checks for this candidate type yet (only KEM and signatures)");
+					"no checks for this candidate type yet (only KEM, signatures and key exchange)");
 		emit(fd, j);
 		json_decref(j);
 		return EXIT_USAGE_;

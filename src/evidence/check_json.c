@@ -3,6 +3,7 @@
 
 #include "evidence/check.h"
 #include "evidence/json.h"
+#include "method/types.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -10,10 +11,6 @@
 
 const char *const check_names[CHECK_N] = { "functional", "sanitizers", "memcheck", "consttime" };
 const char *const check_titles[CHECK_N] = { "functional", "ASan+UBSan", "memcheck", "constant time" };
-
-/* Operations in page order; others follow in order of appearance. */
-static const char *const op_order[] = { "keygen", "enc", "dec", "sign", "verify", "exchange",
-	"init_a", "init_b", "derive_a", "derive_b", NULL };
 
 enum check_id check_by_name(const char *name)
 {
@@ -70,27 +67,44 @@ json_t *check_finding_new(const char *kind, const char *operation, const char *w
 	return f;
 }
 
+/* The operations of the findings, each once, in page order (cand_op_cmp;
+ * keys it does not know after the others, in order of appearance). */
+static const char **finding_operations(const json_t *findings, size_t *n)
+{
+	const char **ops = xcalloc(json_array_size(findings) + 1, sizeof *ops);
+	size_t i, k;
+	json_t *f;
+	*n = 0;
+	json_array_foreach((json_t *)findings, i, f) {
+		const char *op = jget_str(f, "operation", "unknown");
+		for (k = 0; k < *n && strcmp(ops[k], op); k++)
+			;
+		if (k < *n)
+			continue;
+		/* insertion: stable for keys that compare equal */
+		for (k = *n; k > 0 && cand_op_cmp(ops[k - 1], op) > 0; k--)
+			ops[k] = ops[k - 1];
+		ops[k] = op;
+		(*n)++;
+	}
+	return ops;
+}
+
 /* The operations object derived from findings, in page order. */
 static json_t *derive_operations(const json_t *findings)
 {
 	json_t *ops = json_object();
-	for (const char *const *o = op_order; *o; o++) {
-		size_t i;
-		json_t *f;
-		json_array_foreach((json_t *)findings, i, f)
-			if (!strcmp(jget_str(f, "operation", ""), *o))
-				json_object_set_new(ops, *o, json_pack("{s:i, s:i, s:{}}", "findings", 0,
-								       "occurrences", 0, "kinds"));
-	}
+	size_t n;
+	const char **order = finding_operations(findings, &n);
+	for (size_t k = 0; k < n; k++)
+		json_object_set_new(ops, order[k], json_pack("{s:i, s:i, s:{}}", "findings", 0,
+							     "occurrences", 0, "kinds"));
+	free(order);
 	size_t i;
 	json_t *f;
 	json_array_foreach((json_t *)findings, i, f) {
 		const char *op = jget_str(f, "operation", "unknown");
 		json_t *e = json_object_get(ops, op);
-		if (!e) {
-			e = json_pack("{s:i, s:i, s:{}}", "findings", 0, "occurrences", 0, "kinds");
-			json_object_set_new(ops, op, e);
-		}
 		json_object_set_new(e, "findings", json_integer(jget_int(e, "findings", 0) + 1));
 		json_object_set_new(e, "occurrences", json_integer(jget_int(e, "occurrences", 0) +
 								   jget_int(f, "occurrences", 0)));

@@ -29,7 +29,7 @@ const struct cand_type cand_types[] = {
 	{ "sign", 2, "Digital signatures", "SIG_", "KAT_SIG_", NULL, "-DNGCC_SHIM_SIG",
 	  sign_api, sign_ops, sign_ops, NULL, 1 },
 	{ "kex", 3, "Key exchange", "KEX_", "KAT_KEX_", NULL, "-DNGCC_SHIM_KEX",
-	  kex_api, kex_ops, kex_ops, "exchange", 0 },
+	  kex_api, kex_ops, kex_ops, "exchange", 1 },
 	{ "hash", 4, "Hash functions", "CryptHash_", "KAT_CryptHash", hash_kat_files,
 	  "-DNGCC_SHIM_HASH", hash_api, hash_ops, hash_timed, NULL, 0 },
 };
@@ -131,4 +131,13 @@ unsigned cand_op_rank(const char *op, unsigned long long *num)
 				return rank;
 	*num = 0;
 	return (unsigned)n_cand_types * 64;
+}
+
+int cand_op_cmp(const char *a, const char *b)
+{
+	unsigned long long na, nb;
+	unsigned ra = cand_op_rank(a, &na), rb = cand_op_rank(b, &nb);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	return na < nb ? -1 : na > nb;
 }

@@ -82,5 +82,8 @@ const char *cand_op_whole(const char *op);
  * hash_1024 → 1024; 0 otherwise).  Unknown keys get n_cand_types * 64.
  */
 unsigned cand_op_rank(const char *op, unsigned long long *num);
+/* Page order of two operation keys (cand_op_rank, then the family
+ * number: pass2 before pass10): < 0, 0 (also for two unknown keys) or > 0. */
+int cand_op_cmp(const char *a, const char *b);
 
 #endif

@@ -86,16 +86,16 @@ static void steps_know_their_whole_flow(void **state)
 }
 
 /* `check` names the types it covers in its messages and on the pages from
- * the table's checked column: KEMs and signatures, until the check program
- * has the other types' suites. */
+ * the table's checked column: KEMs, signatures and key exchange, until the
+ * check program has a suite for hash functions. */
 static void check_covers_the_checked_types(void **state)
 {
 	(void)state;
 	assert_true(cand_type_find("kem")->checked);
 	assert_true(cand_type_find("sign")->checked);
-	assert_false(cand_type_find("kex")->checked);
+	assert_true(cand_type_find("kex")->checked);
 	assert_false(cand_type_find("hash")->checked);
-	assert_string_equal(cand_types_checked(), "`kem`, `sign`");
+	assert_string_equal(cand_types_checked(), "`kem`, `sign`, `kex`");
 	assert_ptr_equal(cand_types_checked(), cand_types_checked());
 }
 
@@ -133,6 +133,13 @@ static void operation_ranks_follow_the_table(void **state)
 	unsigned last = cand_op_rank("hash_32", &num);
 	assert_true(cand_op_rank("unknown", &num) > last);
 	assert_int_equal(num, 0);
+	/* cand_op_cmp: the rank, then the family number */
+	assert_true(cand_op_cmp("pass2", "pass10") < 0);
+	assert_true(cand_op_cmp("pass10", "derive_a") < 0);
+	assert_true(cand_op_cmp("init_b", "pass1") < 0);
+	assert_true(cand_op_cmp("dec", "keygen") > 0);
+	assert_int_equal(cand_op_cmp("pass3", "pass3"), 0);
+	assert_int_equal(cand_op_cmp("unknown", "crash?"), 0);
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 /*
  * suite.h — the check program's suites and the per-type table behind
- * them.  One check_type per candidate type (KEM and signatures now; key
- * exchange adds a table entry with its own round trip, tampering and
+ * them.  One check_type per candidate type (KEM, signatures, key exchange;
+ * a type adds a table entry with its own round trip, tampering and
  * constant-time steps):
  *
  *   functional  random-seed round trips with every call checked: return
@@ -50,6 +50,7 @@ struct check_type {
 
 extern const struct check_type check_type_kem;
 extern const struct check_type check_type_sig;
+extern const struct check_type check_type_kex;
 
 /* Instantiate the DRNG for round: the base seed with its last 8 bytes
  * XORed with the round number (big-endian), so round 0 uses the timing
