@@ -20,7 +20,7 @@ XS_KEX_SYMS  := kex_get_passes_num kex_get_pk_len_bytes kex_get_sk_len_bytes \
                 kex_generate_pass1_msg_a kex_generate_pass2_msg_b \
                 kex_generate_pass3_msg_a kex_generate_pass4_msg_b \
                 kex_derive_ss_a kex_derive_ss_b exkex_keypair exkex_start \
-                exkex_respond exkex_finish_a exkex_tag exkex_secret
+                exkex_respond exkex_finish_a exkex_tag exkex_tag_differs exkex_secret
 XS_HASH_SYMS := CryptHash exhash_digest
 
 XS_OBJS :=

@@ -20,6 +20,9 @@
  *   EXKEX_HOSTILE_NEVER_FINISHES     no pass returns 1, and a pass 4 that
  *                                    echoes its input exists
  *   EXKEX_HOSTILE_CRASH_IN_PASS2     pass 2 raises SIGSEGV
+ *   EXKEX_HOSTILE_SECRET_BRANCH      derive_b hashes once more when a bit
+ *                                    of the session key is set (a branch on
+ *                                    a secret)
  */
 #include <string.h>
 
@@ -146,7 +149,7 @@ int kex_generate_pass3_msg_a(unsigned char *ska, unsigned long long ska_len_byte
 			     unsigned char *sta, unsigned long long *sta_len_bytes,
 			     unsigned char *m3, unsigned long long *m3_len_bytes)
 {
-	int rc;
+	int rc, bad_tag;
 
 	(void)pkb;
 	if (EXKEX_PASSES != 3)
@@ -154,7 +157,7 @@ int kex_generate_pass3_msg_a(unsigned char *ska, unsigned long long ska_len_byte
 	if (ska_len_bytes != EXKEX_SKBYTES || pkb_len_bytes != EXKEX_PKBYTES ||
 	    m2_len_bytes != EXKEX_CTBYTES + EXKEX_TAGBYTES || *sta_len_bytes != EXKEX_STABYTES)
 		return -3;
-	rc = exkex_finish_a(ska, m2, sta);
+	rc = exkex_finish_a(ska, m2, sta, &bad_tag);
 	if (rc)
 		return rc;
 	rc = exkex_tag('A', sta, m3);
@@ -162,7 +165,9 @@ int kex_generate_pass3_msg_a(unsigned char *ska, unsigned long long ska_len_byte
 		return rc;
 	*sta_len_bytes = EXKEX_HASHBYTES;
 	*m3_len_bytes = EXKEX_TAGBYTES;
-	return FINISHED;
+	/* FINISHED, or -1 when B's tag was wrong: arithmetic, not a branch
+	 * on the secret comparison. */
+	return FINISHED - bad_tag * (FINISHED + 1);
 }
 
 #if defined(EXKEX_HOSTILE_NEVER_FINISHES)
@@ -187,16 +192,16 @@ int kex_derive_ss_a(unsigned char *ska, unsigned long long ska_len_bytes,
 		    unsigned char *sta, unsigned long long sta_len_bytes,
 		    unsigned char *ssa, unsigned long long *ssa_len_bytes)
 {
-	int rc;
+	int rc, bad_tag;
 
 	(void)pkb;
 	if (ska_len_bytes != EXKEX_SKBYTES || pkb_len_bytes != EXKEX_PKBYTES || !mb)
 		return -3;
 	if (EXKEX_PASSES == 2) {
-		/* A learns B's share from m2 only now. */
+		/* A learns B's share from m2 only now (no tag: bad_tag stays 0). */
 		if (mb_len_bytes != EXKEX_CTBYTES || sta_len_bytes != EXKEX_STABYTES)
 			return -3;
-		rc = exkex_finish_a(ska, mb, sta);
+		rc = exkex_finish_a(ska, mb, sta, &bad_tag);
 		if (rc)
 			return rc;
 	} else if (sta_len_bytes != EXKEX_HASHBYTES) {
@@ -216,7 +221,7 @@ int kex_derive_ss_b(unsigned char *skb, unsigned long long skb_len_bytes,
 		    unsigned char *ssb, unsigned long long *ssb_len_bytes)
 {
 	unsigned char tag[EXKEX_TAGBYTES];
-	int rc;
+	int rc, bad_tag = 0;
 
 	(void)skb;
 	(void)pka;
@@ -230,15 +235,24 @@ int kex_derive_ss_b(unsigned char *skb, unsigned long long skb_len_bytes,
 		rc = exkex_tag('A', stb, tag);
 		if (rc)
 			return rc;
-		if (memcmp(tag, ma, EXKEX_TAGBYTES))
-			return -1;
+		bad_tag = exkex_tag_differs(tag, ma, EXKEX_TAGBYTES);
 	}
 	rc = exkex_secret(stb, ssb);
 	if (rc)
 		return rc;
+#if defined(EXKEX_HOSTILE_SECRET_BRANCH)
+	/* FLAW: extra work when the session key's first bit is set */
+	if (stb[0] & 1) {
+		rc = exkex_secret(stb, ssb);
+		if (rc)
+			return rc;
+	}
+#endif
 #if defined(EXKEX_HOSTILE_DIFFERENT_SECRETS)
 	ssb[EXKEX_SSBYTES - 1] ^= 0x01;
 #endif
 	*ssb_len_bytes = EXKEX_SSBYTES;
-	return 0;
+	/* -1 when A's tag was wrong (its secret is written, but the exchange
+	 * failed): no branch on the secret comparison. */
+	return -bad_tag;
 }

@@ -261,18 +261,29 @@ int exkex_respond(const unsigned char *skb, const unsigned char *pka,
 	return 0;
 }
 
-int exkex_finish_a(const unsigned char *ska, const unsigned char *m2, unsigned char *sta)
+int exkex_tag_differs(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	unsigned d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= (unsigned)(a[i] ^ b[i]);
+	return (int)((d + 0xffu) >> 8); /* d is 0..255 */
+}
+
+int exkex_finish_a(const unsigned char *ska, const unsigned char *m2, unsigned char *sta,
+		   int *bad_tag)
 {
 	unsigned char share_b[EXKEX_SHAREBYTES], key[EXKEX_HASHBYTES], tag[EXKEX_TAGBYTES];
 
+	*bad_tag = 0;
 	decrypt(ska, m2, share_b);
 	if (session_key(sta, share_b, sta + EXKEX_SHAREBYTES, m2, key))
 		return -2;
 	if (EXKEX_PASSES == 3) {
 		if (exkex_tag('B', key, tag))
 			return -2;
-		if (memcmp(tag, m2 + EXKEX_CTBYTES, EXKEX_TAGBYTES))
-			return -1;
+		*bad_tag = exkex_tag_differs(tag, m2 + EXKEX_CTBYTES, EXKEX_TAGBYTES);
 	}
 	memcpy(sta, key, EXKEX_HASHBYTES);
 	return 0;

@@ -10,6 +10,8 @@
 #ifndef EXKEX_H
 #define EXKEX_H
 
+#include <stddef.h>
+
 #include "../KEX_AlgorithmInstance.h" /* EXKEX_PASSES */
 
 #if EXKEX_PASSES != 2 && EXKEX_PASSES != 3
@@ -45,9 +47,15 @@ int exkex_start(const unsigned char *pkb, unsigned char *sta, unsigned char *m1)
 /* B, pass 2: m2 = Enc(pka, share_b) [|| tag_b]; stb = session key. */
 int exkex_respond(const unsigned char *skb, const unsigned char *pka,
 		  const unsigned char *m1, unsigned char *stb, unsigned char *m2);
-/* A: the session key from m2 (checking B's tag in the 3-pass instance);
- * overwrites sta with it. */
-int exkex_finish_a(const unsigned char *ska, const unsigned char *m2, unsigned char *sta);
+/* A: the session key from m2; overwrites sta with it.  In the 3-pass
+ * instance *bad_tag is 1 when B's tag in m2 is wrong (else 0). */
+int exkex_finish_a(const unsigned char *ska, const unsigned char *m2, unsigned char *sta,
+		   int *bad_tag);
+/* 1 when the n bytes of a and b differ, else 0, with neither a branch nor
+ * a memory index depending on them: a tag made from the session key is
+ * secret until compared, and an early exit would tell how much of a
+ * forged tag is right. */
+int exkex_tag_differs(const unsigned char *a, const unsigned char *b, size_t n);
 /* The confirmation tags of party 'A' or 'B'. */
 int exkex_tag(char party, const unsigned char *session_key, unsigned char *tag);
 /* The shared secret from a session key. */
