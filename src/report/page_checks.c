@@ -23,12 +23,14 @@ static const char *const column_text =
 	"Columns: *functional*, random-seed round trips on the timed library with every call "
 	"checked (return codes, lengths, canaries around every buffer, inputs unmodified, "
 	"deterministic decapsulation or verification, a tampered ciphertext rejected or giving "
-	"another secret, a tampered signature or message rejected, unaligned buffers); "
+	"another secret, a tampered signature or message rejected, both parties of a key "
+	"exchange agreeing and a tampered pass message making a later step fail or the "
+	"secrets differ, unaligned buffers); "
 	"*ASan+UBSan*, the same on a rebuild with AddressSanitizer and "
 	"UndefinedBehaviorSanitizer; *memcheck*, valgrind memcheck of a short round trip on a "
 	"`-g` rebuild with every input read-only during its call; *constant time*, valgrind "
-	"memcheck with the secret key and every DRNG output marked secret and the public "
-	"outputs declassified, so that each finding is a branch or a memory index depending "
+	"memcheck with the secret keys (key exchange: and the parties' initial states) and "
+	"every DRNG output marked secret and the public outputs declassified, so that each finding is a branch or a memory index depending "
 	"on a secret. `\xe2\x80\x93` means not checked.";
 
 /* ---- cells ------------------------------------------------------------------- */
