@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # check.sh — `ngcc-perf check` end to end on FlawKEM ($NGCC_FIXTURES/check,
 # generated from tests/fixtures/check/: one clean instance and one per
-# defect), on the example package, and on the hostile KAT fixtures that
-# crash, exit or hang.  Checks: every defect is reported by the right check as the right
+# defect), on the example packages (KEM, signatures, key exchange), on the
+# hostile signature and key-exchange packages and FlawKEX, and on the
+# hostile KAT fixtures that crash, exit or hang.  Checks: every defect is reported by the right check as the right
 # kind of finding, in the right operation, at the source line just below
 # its "FLAW:" mark, and nowhere else; the clean instance and the examples
 # are clean in all four checks; records have their keys in order and their
@@ -212,9 +213,9 @@ grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`Clean`\](flawkem.md).* | clea
 grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`SecretIndex`\](flawkem.md).* | 1 finding | ' "$summary" ||
 	fail "summary SecretIndex row: $(grep -F '`SecretIndex`' "$summary")"
 grep -qF '[checks page](checks.md)' "$summary" || fail "summary legend"
-grep -qF 'not checked (check covers `kem`, `sign` instances)' "$summary" || fail "summary legend: the types check covers"
+grep -qF 'not checked (check covers `kem`, `sign`, `kex` instances)' "$summary" || fail "summary legend: the types check covers"
 [ -f "$ws/reports/$sys/checks.md" ] || fail "no checks page"
-grep -qF 'They cover `kem`, `sign` instances; instances of other types are not listed.' "$ws/reports/$sys/checks.md" ||
+grep -qF 'They cover `kem`, `sign`, `kex` instances; instances of other types are not listed.' "$ws/reports/$sys/checks.md" ||
 	fail "checks page: the types check covers"
 grep -qF '| [flawkem](flawkem.md) | `SecretIndex` dec | constant time | secret-dependent memory index (secret key) |' \
 	"$ws/reports/$sys/checks.md" || fail "checks page finding"
@@ -294,9 +295,74 @@ assert tests[("tampered message", "verify")]["checks"] == 20, tests
 assert tests[("overlapping buffers", "sign")]["note"], tests
 PY
 
+# ---- key exchange: the example clean, the hostile ones caught ----
+# HostileKEX (tests/fixtures/sigkex): DiffSecrets' B derives another secret,
+# NeverEnds2's last pass does not say it finished, CrashPass2 raises SIGSEGV
+# in pass 2; FlawKEX SecretBranch (tests/fixtures/check, from ExampleKEX-2P)
+# branches on B's session key in derive_b, on the line below "FLAW:".
+ngcc add "$NGCC_SRC/examples/ExampleKEX" --id examplekex >/dev/null
+ngcc add "$NGCC_FIXTURES/sigkex/HostileKEX" --id hostilekex >/dev/null
+ngcc add "$NGCC_FIXTURES/check/FlawKEX" --id flawkex >/dev/null
+ngcc build examplekex hostilekex flawkex >"$ws/kbuild.out" 2>&1 || fail "KEX build: $(tail -5 "$ws/kbuild.out")"
+ngcc check examplekex --rounds 20 >"$ws/kex.out" 2>&1 || fail "ExampleKEX not clean: $(cat "$ws/kex.out")"
+[ "$(grep -c '^CHECK examplekex .* clean (' "$ws/kex.out")" = 8 ] || fail "ExampleKEX lines: $(cat "$ws/kex.out")"
+rc=0
+ngcc check hostilekex --rounds 20 --only functional,sanitizers,memcheck --timeout 20 >"$ws/hkex.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "HostileKEX exit $rc: $(cat "$ws/hkex.out")"
+rc=0
+ngcc check flawkex --rounds 20 >"$ws/fkex.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "FlawKEX exit $rc: $(cat "$ws/fkex.out")"
+python3 - "$ws" "$NGCC_FIXTURES/check/FlawKEX" <<'PY2' || fail "KEX records: $(cat "$ws/hkex.out" "$ws/fkex.out")"
+import json, os, sys
+ws, pkg = sys.argv[1:3]
+def rec(cand, label, check):
+    r = json.load(open(os.path.join(ws, f"build/{cand}/check/{label}__{check}.json")))
+    assert r["status"] == "complete" and r["type"] == "kex", (cand, label, check, r["status_detail"])
+    return r
+def kinds(r):
+    return sorted((f["operation"], f["kind"]) for f in r["findings"])
+# The example: every step checked, each pass message tampered with and caught.
+for label, passes in [("ExampleKEX-2P", 2), ("ExampleKEX-3P", 3)]:
+    r = rec("examplekex", label, "functional")
+    tests = {(t["test"], t["operation"]): t for t in r["tests"]}
+    steps = ["init_a", "init_b"] + [f"pass{k}" for k in range(1, passes + 1)] + ["derive_a", "derive_b"]
+    assert [t["operation"] for t in r["tests"] if t["test"] == "round trip"] == steps, r["tests"]
+    for s in steps:
+        assert tests[("round trip", s)]["checks"] == 20, (label, s)
+    receivers = [f"pass{k}" for k in range(2, passes + 1)] + ["derive_b" if passes % 2 else "derive_a"]
+    for s in receivers:
+        assert tests[("tampered message", s)]["checks"] == 20 and not tests[("tampered message", s)]["failures"], (label, s)
+    assert tests[("inputs unmodified", "derive_b")]["checks"] > 0
+    assert tests[("overlapping buffers", "pass1")]["note"]
+for check in ["functional", "sanitizers", "memcheck"]:
+    r = rec("hostilekex", "DiffSecrets", check)
+    assert kinds(r) == [("derive_b", "round trip")], (check, r["findings"])
+    assert r["findings"][0]["what"].startswith("the parties derived different shared secrets"), r["findings"]
+    assert list(r["operations"]) == ["derive_b"], r["operations"]
+    r = rec("hostilekex", "NeverEnds2", check)
+    assert kinds(r) == [("pass2", "round trip")], (check, r["findings"])
+    assert "returned 0, not 1 (finished)" in r["findings"][0]["what"], r["findings"]
+r = rec("hostilekex", "CrashPass2", "functional")
+assert [(f["operation"], f["kind"]) for f in r["findings"]] == [("pass2", "crash")], r["findings"]
+# FlawKEX: only the constant-time check finds it, in derive_b, at the line below FLAW.
+src = os.path.join(pkg, "Implementations/Reference_Implementation/SecretBranch/KEX_AlgorithmInstance.c")
+lines = open(src).read().split("\n")
+flaw = [i + 2 for i, l in enumerate(lines) if "/* FLAW: " in l]
+assert len(flaw) == 1, flaw
+for check in ["functional", "sanitizers", "memcheck"]:
+    assert rec("flawkex", "SecretBranch", check)["verdict"] == "clean", check
+r = rec("flawkex", "SecretBranch", "consttime")
+assert kinds(r) == [("derive_b", "secret-dependent branch")], r["findings"]
+f = r["findings"][0]
+assert f["location"]["line"] == flaw[0] and f["location"]["function"] == "kex_derive_ss_b", (f["location"], flaw)
+assert f["location"]["file"].endswith("/SecretBranch/KEX_AlgorithmInstance.c"), f["location"]
+assert f["call"].startswith("kex_derive_ss_b(sk_b, "), f["call"]
+assert f["repro"]["command"][-4:] == ["--first-round", str(f["round"]), "--rounds", "1"], f["repro"]
+PY2
+
 # ---- a type check has no suites for: a clear status, never a silent success ----
-# ExampleKEM-256 relabelled as a key-exchange instance in candidate.conf
-# (its library stays built): check says it is not checked, counts it apart,
+# ExampleKEM-256 relabelled as a hash instance in candidate.conf, without
+# its kat_reference (its library stays built): check says it is not checked, counts it apart,
 # and with no instance of a covered type left it has nothing to do (exit 3).
 conf=$ws/candidates/examplekem/candidate.conf
 cp "$conf" "$ws/conf.bak"
@@ -308,12 +374,14 @@ for i, l in enumerate(lines):
     if l.startswith("[instance "):
         inst = l[len("[instance "):-1]
     elif inst == label and l.startswith("type = "):
-        lines[i] = "type = kex"
+        lines[i] = "type = hash"
+    elif inst == label and l.startswith("kat_reference = "):
+        lines[i] = ""   # a hash instance names its KAT files otherwise
 open(path, "w").write("\n".join(lines))
 PY
 rc=0; ngcc check examplekem --only functional --rounds 20 >"$ws/ty.out" 2>&1 || rc=$?
 [ "$rc" = 0 ] || fail "one KEM left: exit $rc: $(cat "$ws/ty.out")"
-grep -qx 'CHECK examplekem ExampleKEM-256 not checked: check has no suites for kex instances yet (it covers `kem`, `sign`)' "$ws/ty.out" ||
+grep -qx 'CHECK examplekem ExampleKEM-256 not checked: check has no suites for hash instances yet (it covers `kem`, `sign`, `kex`)' "$ws/ty.out" ||
 	fail "not-checked line: $(cat "$ws/ty.out")"
 grep -q '^check: 1 record(s): 1 clean, .* 0 instance(s) skipped (not built), 1 not checked (no suites for their type)$' "$ws/ty.out" ||
 	fail "not-checked count: $(cat "$ws/ty.out")"
@@ -321,11 +389,12 @@ python3 - "$conf" ExampleKEM-128 <<'PY'
 import sys
 path, label = sys.argv[1:3]
 text = open(path).read()
-open(path, "w").write(text.replace("type = kem", "type = kex"))
+text = "\n".join("" if l.startswith("kat_reference = ") else l for l in text.split("\n"))
+open(path, "w").write(text.replace("type = kem", "type = hash"))
 PY
 rc=0; ngcc check examplekem --only functional --rounds 20 >"$ws/ty2.out" 2>&1 || rc=$?
 [ "$rc" = 3 ] || fail "no covered type: exit $rc, expected 3: $(cat "$ws/ty2.out")"
-grep -q 'nothing was checked in .*: no built instance of a type that check covers (`kem`, `sign`)' "$ws/ty2.out" ||
+grep -q 'nothing was checked in .*: no built instance of a type that check covers (`kem`, `sign`, `kex`)' "$ws/ty2.out" ||
 	fail "nothing-checked message: $(cat "$ws/ty2.out")"
 cp "$ws/conf.bak" "$conf"
 

@@ -241,8 +241,10 @@ static void check_unaligned(struct kem_check *k)
 	set_free(&u);
 }
 
-static void functional_round(struct kem_check *k)
+static void functional_round(void *arg, long round)
 {
+	struct kem_check *k = arg;
+	k->round = round;
 	check_seed_round(k->r, k->round, NULL);
 	if (!round_trip(k, &k->a, T_ROUNDTRIP))
 		return;
@@ -254,8 +256,10 @@ static void functional_round(struct kem_check *k)
 
 /* ---- constant-time round -------------------------------------------------- */
 
-static void ct_round(struct kem_check *k)
+static void ct_round(void *arg, long round)
 {
+	struct kem_check *k = arg;
+	k->round = round;
 	struct kem_set *s = &k->a;
 	struct call c;
 	char what[96];
@@ -302,14 +306,7 @@ static int kem_run(struct check_run *r)
 		tally_not_applicable(&r->tally, T_OVERLAP, "enc", OVERLAP_NOTE);
 		tally_not_applicable(&r->tally, T_OVERLAP, "dec", OVERLAP_NOTE);
 	}
-	for (long i = 0; check_next_round(r, i); i++) {
-		k.round = r->first_round + i;
-		if (r->suite == SUITE_CONSTTIME)
-			ct_round(&k);
-		else
-			functional_round(&k);
-		r->rounds_done = i + 1;
-	}
+	check_each_round(r, functional_round, ct_round, &k);
 	set_free(&k.a);
 	return 0;
 }

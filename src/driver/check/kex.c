@@ -276,6 +276,20 @@ static int exchange(struct kex_check *k, struct kex_set *x, const char *test)
 	return 0;
 }
 
+/* Flip one byte of m<n> (XOR 0xff; the byte from the round), as the call
+ * texts then name it. */
+static void tamper_message(const struct kex_check *k, struct kex_set *x, unsigned n)
+{
+	struct gbuf *msg = &x->m[n];
+	unsigned long long byte;
+	int bit;
+	flip_position(k->round, msg->len, &byte, &bit);
+	msg->data[byte] ^= 0xff;
+	x->tampered = n;
+	snprintf(x->tampered_what, sizeof x->tampered_what, "%s with byte %llu flipped",
+		 msg->name, byte);
+}
+
 /* The step that reads pass n's message: pass n + 1, or the other party's
  * derive after the last pass. */
 static unsigned receiver_of(const struct kex_check *k, unsigned n)
@@ -298,14 +312,8 @@ static void check_tamper(struct kex_check *k, unsigned n)
 	/* Up to pass n: honest, as in the round's own exchange. */
 	if (run_steps(k, x, 0, n + 2, T_TAMPER, &c, why, sizeof why) < n + 2)
 		return;
-	struct gbuf *msg = &x->m[n];
-	unsigned long long byte;
-	int bit;
-	flip_position(k->round, msg->len, &byte, &bit);
-	msg->data[byte] ^= 0xff;
-	x->tampered = n;
-	snprintf(x->tampered_what, sizeof x->tampered_what, "%s with byte %llu flipped",
-		 msg->name, byte);
+	const struct gbuf *msg = &x->m[n];
+	tamper_message(k, x, n);
 	const char *op = step_name(k, recv);
 	if (run_steps(k, x, n + 2, steps, T_TAMPER, &c, why, sizeof why) < steps ||
 	    !secrets_agree(x)) {
@@ -375,8 +383,10 @@ static void check_unaligned(struct kex_check *k)
 	set_free(&u);
 }
 
-static void functional_round(struct kex_check *k)
+static void functional_round(void *arg, long round)
 {
+	struct kex_check *k = arg;
+	k->round = round;
 	check_seed_round(k->r, k->round, NULL);
 	k->a.tampered = 0;
 	if (!exchange(k, &k->a, T_ROUNDTRIP))
@@ -399,8 +409,10 @@ static void ct_after_init(struct kex_set *x, int b_side)
 	watch_secret(st->data, (size_t)st->cap);
 }
 
-static void ct_round(struct kex_check *k)
+static void ct_round(void *arg, long round)
 {
+	struct kex_check *k = arg;
+	k->round = round;
 	struct kex_set *x = &k->a;
 	unsigned P = k->passes, last_recv = receiver_of(k, P);
 	int recv_b = last_recv == P + 3;
@@ -445,14 +457,7 @@ static void ct_round(struct kex_check *k)
 			   "the parties derived different shared secrets");
 	/* The receiver derives again from its state as it was, on the last
 	 * message with one byte flipped. */
-	struct gbuf *msg = &x->m[P];
-	unsigned long long byte;
-	int bit;
-	flip_position(k->round, msg->len, &byte, &bit);
-	msg->data[byte] ^= 0xff;
-	x->tampered = P;
-	snprintf(x->tampered_what, sizeof x->tampered_what, "%s with byte %llu flipped",
-		 msg->name, byte);
+	tamper_message(k, x, P);
 	memcpy(st->data, save->data, (size_t)st->cap);
 	st->len = st_len;
 	do_derive(k, x, recv_b, &x->b[recv_b ? SSB : SSA], T_CONSTTIME, &c);
@@ -501,14 +506,7 @@ static int kex_run(struct check_run *r)
 	if (r->suite != SUITE_CONSTTIME)
 		for (unsigned s = 2; s < k.passes + 4; s++)
 			tally_not_applicable(&r->tally, T_OVERLAP, step_name(&k, s), OVERLAP_NOTE);
-	for (long i = 0; check_next_round(r, i); i++) {
-		k.round = r->first_round + i;
-		if (r->suite == SUITE_CONSTTIME)
-			ct_round(&k);
-		else
-			functional_round(&k);
-		r->rounds_done = i + 1;
-	}
+	check_each_round(r, functional_round, ct_round, &k);
 	set_free(&k.a);
 	set_free(&k.t);
 	return 0;

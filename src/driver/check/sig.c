@@ -254,8 +254,10 @@ static void check_unaligned(struct sig_check *k)
 	set_free(&u);
 }
 
-static void functional_round(struct sig_check *k)
+static void functional_round(void *arg, long round)
 {
+	struct sig_check *k = arg;
+	k->round = round;
 	check_seed_round(k->r, k->round, NULL);
 	round_message(k->round, &k->a.m);
 	if (!round_trip(k, &k->a, T_ROUNDTRIP))
@@ -268,8 +270,10 @@ static void functional_round(struct sig_check *k)
 
 /* ---- constant-time round -------------------------------------------------- */
 
-static void ct_round(struct sig_check *k)
+static void ct_round(void *arg, long round)
 {
+	struct sig_check *k = arg;
+	k->round = round;
 	struct sig_set *s = &k->a;
 	struct call c;
 	check_seed_round(k->r, k->round, NULL);
@@ -307,14 +311,7 @@ static int sig_run(struct check_run *r)
 		tally_not_applicable(&r->tally, T_OVERLAP, "sign", OVERLAP_NOTE);
 		tally_not_applicable(&r->tally, T_OVERLAP, "verify", OVERLAP_NOTE);
 	}
-	for (long i = 0; check_next_round(r, i); i++) {
-		k.round = r->first_round + i;
-		if (r->suite == SUITE_CONSTTIME)
-			ct_round(&k);
-		else
-			functional_round(&k);
-		r->rounds_done = i + 1;
-	}
+	check_each_round(r, functional_round, ct_round, &k);
 	set_free(&k.a);
 	return 0;
 }

@@ -35,3 +35,13 @@ int check_next_round(struct check_run *r, long done)
 	}
 	return 1;
 }
+
+void check_each_round(struct check_run *r, void (*functional)(void *arg, long round),
+		      void (*consttime)(void *arg, long round), void *arg)
+{
+	void (*round_fn)(void *, long) = r->suite == SUITE_CONSTTIME ? consttime : functional;
+	for (long i = 0; check_next_round(r, i); i++) {
+		round_fn(arg, r->first_round + i);
+		r->rounds_done = i + 1;
+	}
+}

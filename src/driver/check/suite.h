@@ -61,5 +61,10 @@ int check_seed_round(struct check_run *r, long round, char *out_hex);
 double check_now(void);
 /* 1 while rounds remain and the budget allows another one. */
 int check_next_round(struct check_run *r, long done);
+/* The suite's round function (consttime for SUITE_CONSTTIME, else
+ * functional) on (arg, first_round + i) for i = 0, 1, … while
+ * check_next_round() allows, counting rounds_done. */
+void check_each_round(struct check_run *r, void (*functional)(void *arg, long round),
+		      void (*consttime)(void *arg, long round), void *arg);
 
 #endif
