@@ -103,19 +103,16 @@ static int any_inputs(const json_t *doc, const void *ctx, char **why)
 	return 1;
 }
 
-/* No field tables (evidence/check.h) here yet: status reads a record's
- * status and library only, so a parsable file the phases would find
- * corrupt still shows as what it says it is. */
+/* With the phases' field tables: a parsable file they would find corrupt
+ * shows as failed (corrupt), as they will treat it. */
 static const struct unit_format record_view = { RECORD_KIND, RECORD_VERSION, "record",
-						 unit_match_library, NULL };
-static const struct unit_format memory_view = { MEMORY_KIND, MEMORY_VERSION, "memory record",
-						 unit_match_library, NULL };
+						 unit_match_library, record_check };
 static const struct unit_format profile_view = { PROFILE_KIND, PROFILE_VERSION, "profile",
-						  any_inputs, NULL };
+						  any_inputs, profile_check_fields };
 /* stale_redone as the phases set it: a memory record of another library is
  * simply redone, a timing record is refused without --redo-stale. */
 static const struct resume_kind record_kind = { "records", &record_view, 0 };
-static const struct resume_kind memory_kind = { MEMORY_KIND, &memory_view, 1 };
+static const struct resume_kind memory_kind = { MEMORY_KIND, &memory_format, 1 };
 static const struct resume_kind profile_kind = { "profile", &profile_view, 0 };
 
 /* The record's own account of why it is not complete. */
@@ -158,7 +155,9 @@ static enum unit_status file_state(const struct run_status *st, const struct res
 		break;
 	default:
 		s = fs == UNIT_MISSING || fs == UNIT_STALE ? US_PENDING : US_FAILED;
-		if (s == US_FAILED)
+		if (fs == UNIT_CORRUPT)
+			*cause = xstrdup(why ? why : "corrupt");
+		else if (s == US_FAILED)
 			*cause = failure_cause(st->run, k->dir, u, stem, why);
 		break;
 	}

@@ -2,7 +2,8 @@
  * test_runstatus.c — `status` over a run directory: each unit's state by
  * the run's resume rule (pending, complete, failed with its cause and
  * attempts, failed for good after 3 attempts, stale for another library),
- * deferred and never-timed units, the memory and profile columns, the
+ * a record that breaks its format's field table (failed, corrupt, as the
+ * phases will treat it), deferred and never-timed units, the memory and profile columns, the
  * totals, "settled" (what gates a sharded campaign's report) and an ETA
  * from the run's calibrations.
  */
@@ -39,9 +40,10 @@ static void evidence(const char *kind, const char *schema, const char *stem, con
 		     const char *sha)
 {
 	char *rel = xasprintf("%s/kem-1/%s.json", kind, stem);
-	put(rel, json_pack("{ssssssssssssss}", "schema", schema, "status", status, "status_detail",
+	put(rel, json_pack("{ssssssssssssssss}", "schema", schema, "status", status, "status_detail",
 			   "driver exited 3: honest decapsulation mismatch", "candidate", "kem-1",
-			   "label", "A-1", "library_sha256", sha, "op_key", "keygen"));
+			   "label", "A-1", "library_sha256", sha, "op_key", "keygen", "operation",
+			   "keygen"));
 	free(rel);
 }
 
@@ -72,6 +74,11 @@ static int setup(void **state)
 	evidence("records", "ngcc-perf/record/1", "A-1__dec", "partial", SHA_A);
 	evidence("attempts/records", "ngcc-perf/record/1", "A-1__dec.1", "failed", SHA_A);
 	evidence("attempts/records", "ngcc-perf/record/1", "A-1__dec.2", "failed", SHA_A);
+	/* B-1 enc: says complete, but a figure is not a number */
+	put("records/kem-1/B-1__enc.json",
+	    json_pack("{ssssssssssssss}", "schema", "ngcc-perf/record/1", "status", "complete",
+		      "candidate", "kem-1", "label", "B-1", "library_sha256", SHA_A, "operation",
+		      "enc", "mean_seconds", "fast"));
 	return 0;
 }
 
@@ -107,6 +114,7 @@ static void test_states(void **state)
 	run_status_add(&st, "kem-1", "A-1", "enc", SHA_A, 1);
 	run_status_add(&st, "kem-1", "A-1", "dec", SHA_A, 1);
 	run_status_add(&st, "kem-1", "B-1", "keygen", SHA_A, 0);
+	run_status_add(&st, "kem-1", "B-1", "enc", SHA_A, 0);
 	run_status_add(&st, "kem-1", "A-1", "keygen_as_other_lib", SHA_A, 0);
 	run_status_add_other(&st, "kem-2", "Slow-1", "keygen", US_DEFERRED, NULL);
 	run_status_add_other(&st, "kem-3", "Bad-1", "keygen", US_NOT_TIMED, "KAT CRASH is never timed");
@@ -129,8 +137,12 @@ static void test_states(void **state)
 	u = unit(&st, "B-1", "keygen");
 	assert_int_equal(u->measure, US_PENDING);
 	assert_int_equal(u->profile, US_OFF);
+	u = unit(&st, "B-1", "enc");
+	assert_int_equal(u->measure, US_FAILED);
+	assert_non_null(strstr(u->cause, "corrupt"));
+	assert_non_null(strstr(u->cause, "mean_seconds"));
 	assert_int_equal(st.counts[US_COMPLETE], 1);
-	assert_int_equal(st.counts[US_FAILED], 1);
+	assert_int_equal(st.counts[US_FAILED], 2);
 	assert_int_equal(st.counts[US_GIVEN_UP], 1);
 	assert_int_equal(st.counts[US_PENDING], 2);
 	assert_int_equal(st.counts[US_DEFERRED], 1);
