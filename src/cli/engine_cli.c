@@ -23,6 +23,8 @@ const char engine_options_help[] =
 	"                       measure on a host that fails its checks; recorded\n"
 	"  --redo-stale         redo complete records whose fingerprint changed\n"
 	"  --max-timeout S      cap every process's hard timeout (tests)\n"
+	"  --disturbed-retries N  rerun a disturbed timing process up to N times\n"
+	"                       (default 3; tests on a shared machine: 0)\n"
 	"  --counter auto|fallback  cycle counter of the drivers (default auto)\n"
 	"  --shard K/N          measure shard K of N: the instances the greedy assignment\n"
 	"                       gives it (each shard its own --run; `ngcc-perf merge`)\n"
@@ -107,6 +109,8 @@ int engine_opt(struct engine_opts *o, int c, const char *arg)
 	case 1011:
 		sl_push(&o->priors, arg);
 		return 1;
+	case 1012:
+		return parse_int(arg, "--disturbed-retries", 0, &o->planning.max_disturbed_retries) ? -1 : 1;
 	default:
 		return 0;
 	}

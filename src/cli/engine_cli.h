@@ -26,7 +26,8 @@
 	{ "shard", required_argument, NULL, 1008 }, \
 	{ "defer", required_argument, NULL, 1009 }, \
 	{ "deferred-only", no_argument, NULL, 1010 }, \
-	{ "prior", required_argument, NULL, 1011 }
+	{ "prior", required_argument, NULL, 1011 }, \
+	{ "disturbed-retries", required_argument, NULL, 1012 }
 int engine_opt(struct engine_opts *o, int c, const char *arg);
 extern const char engine_options_help[];
 /* Parse the command line of calibrate/measure (options, then candidate
