@@ -21,7 +21,7 @@ trap cleanup EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only: the memory pass that follows measure is memory.sh's subject.
-plan=(--trial-target 0.01 --trials 2 --max-timeout 3 --no-memory-pass --allow-unfixed-host=test)
+plan=(--trial-target 0.01 --trials 2 --disturbed-retries 0 --max-timeout 3 --no-memory-pass --allow-unfixed-host=test)
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"
@@ -144,7 +144,7 @@ sum2=$(cat "$ws"/runs/t/records/examplekem/*.json | sha256sum)
 
 # Other planning values on the same run are refused.
 rc=0
-ngcc measure --run runs/t --trial-target 0.02 --trials 2 --allow-unfixed-host=test >"$ws/m3.out" 2>&1 || rc=$?
+ngcc measure --run runs/t --trial-target 0.02 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test >"$ws/m3.out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "changed planning: exit $rc, expected 2"
 grep -q "trial_target_s" "$ws/m3.out" || fail "planning refusal does not name the constant: $(cat "$ws/m3.out")"
 
@@ -189,7 +189,7 @@ EOF
 # An unfixed host is refused without the override.
 if ! ngcc check-host >/dev/null 2>&1; then
 	rc=0
-	ngcc measure --run runs/u --trial-target 0.01 --trials 2 >"$ws/m4.out" 2>&1 || rc=$?
+	ngcc measure --run runs/u --trial-target 0.01 --trials 2 --disturbed-retries 0 >"$ws/m4.out" 2>&1 || rc=$?
 	[ "$rc" = 2 ] || fail "unfixed host: exit $rc, expected 2"
 	grep -q "refusing to measure on an unfixed host" "$ws/m4.out" || fail "refusal text: $(cat "$ws/m4.out")"
 	[ ! -e "$ws/runs/u/campaign.json" ] || fail "a refused measure wrote campaign.json"
