@@ -47,6 +47,26 @@ static void test_stack_deepest_word(void **state)
 	free(s);
 }
 
+/* stack_used compares 4 KiB blocks at a time: a change on either side of a
+ * block boundary, and in a tail shorter than a block, is found to the word. */
+static void test_stack_block_edges(void **state)
+{
+	(void)state;
+	size_t words = WORDS + 100; /* 8 blocks and a 100-word tail */
+	uint64_t *s = calloc(words, 8);
+	stack_paint(s, words * 8);
+	assert_int_equal(stack_used(s, words * 8), 0);
+	s[511] = 0; /* the last word of the first block */
+	assert_int_equal(stack_used(s, words * 8), (words - 511) * 8);
+	stack_repaint(s, words * 8, (words - 511) * 8);
+	s[512] = 0; /* the first word of the second */
+	assert_int_equal(stack_used(s, words * 8), (words - 512) * 8);
+	stack_repaint(s, words * 8, (words - 512) * 8);
+	s[WORDS + 3] = 0; /* in the tail */
+	assert_int_equal(stack_used(s, words * 8), (words - WORDS - 3) * 8);
+	free(s);
+}
+
 static struct heap_slot slots[64];
 
 static struct heap_count fresh(void)
@@ -204,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stack_untouched),
 		cmocka_unit_test(test_stack_deepest_word),
+		cmocka_unit_test(test_stack_block_edges),
 		cmocka_unit_test(test_heap_peak_and_count),
 		cmocka_unit_test(test_heap_collisions),
 		cmocka_unit_test(test_heap_overflow_marked),

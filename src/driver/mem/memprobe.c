@@ -10,11 +10,22 @@ void stack_paint(void *lo, size_t len)
 		w[i] = MEMPROBE_PATTERN;
 }
 
+/* A block of pattern to compare the painted stack with: memcmp (vectorised
+ * by the C library, one range check under ASan) skips the untouched blocks
+ * of a 64 MiB stack several times faster than a word loop, and the first
+ * changed word is then found in its block as before. */
+#define PATTERN_BLOCK 4096
+static uint64_t pattern_block[PATTERN_BLOCK / 8];
+
 size_t stack_used(const void *lo, size_t len)
 {
 	const uint64_t *w = lo;
-	size_t n = len / 8;
-	for (size_t i = 0; i < n; i++)
+	size_t n = len / 8, i = 0;
+	if (pattern_block[0] != MEMPROBE_PATTERN)
+		stack_paint(pattern_block, sizeof pattern_block);
+	while ((i + PATTERN_BLOCK / 8) <= n && !memcmp(w + i, pattern_block, PATTERN_BLOCK))
+		i += PATTERN_BLOCK / 8;
+	for (; i < n; i++)
 		if (w[i] != MEMPROBE_PATTERN)
 			return (n - i) * 8;
 	return 0;
