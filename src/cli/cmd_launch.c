@@ -45,8 +45,9 @@ static void launch_usage(FILE *out)
 		"                       shards (repeatable; every shard must see the same)\n"
 		"  --out DIR            where the scripts go (default RUN.shards)\n"
 		"  --trials N, --trial-target S, --op-budget S, --counter auto|fallback,\n"
-		"  --max-timeout S, --allow-unfixed-host[=REASON], --redo-stale,\n"
-		"  --no-memory-pass     passed to every shard's measure and profile\n"
+		"  --max-timeout S, --disturbed-retries N, --allow-unfixed-host[=REASON],\n"
+		"  --redo-stale, --no-memory-pass\n"
+		"                       passed to every shard's measure and profile\n"
 		"GNU parallel:\n"
 		"  --sshlogin LOGINS    run on these machines too (parallel -S syntax); each\n"
 		"                       machine is its own system, measured into\n"
@@ -88,6 +89,7 @@ static const struct option opts[] = {
 	{ "op-budget", required_argument, NULL, OPT_PASS_ARG },
 	{ "counter", required_argument, NULL, OPT_PASS_ARG },
 	{ "max-timeout", required_argument, NULL, OPT_PASS_ARG },
+	{ "disturbed-retries", required_argument, NULL, OPT_PASS_ARG },
 	{ "allow-unfixed-host", optional_argument, NULL, OPT_PASS_FLAG },
 	{ "redo-stale", no_argument, NULL, OPT_PASS_FLAG },
 	{ "help", no_argument, NULL, 'h' },
