@@ -10,7 +10,10 @@
 # derived fields agree (recomputed here); a finding's repro command
 # replays it alone; a reviewed suppression turns a finding into a
 # suppressed count; resume keeps complete records; crash, exit and hang
-# become a crash finding in the right call or a timeout; exit codes.
+# become a crash finding in the right call or a timeout; the candidate
+# pages' A.10, the checks page and the summary's checks column of the
+# signature and key-exchange candidates say what their records say, and
+# validate accepts them; exit codes.
 # Small round counts: the point is the wiring, not statistics.
 # shared: example-built
 set -euo pipefail
@@ -364,6 +367,92 @@ assert f["location"]["file"].endswith("/SecretBranch/KEX_AlgorithmInstance.c"), 
 assert f["call"].startswith("kex_derive_ss_b(sk_b, "), f["call"]
 assert f["repro"]["command"][-4:] == ["--first-round", str(f["round"]), "--rounds", "1"], f["repro"]
 PY2
+
+# ---- A.10 and the summary's checks column for signatures and key exchange ----
+# The pages need timing records: the KAT, then one short measure with a
+# single instance per candidate timed (ExampleSIG-2 and ExampleKEX-3P
+# deferred, as for a shard); every instance's check rows come from its
+# check records all the same.  The pages must say what those records say: clean for the
+# examples, FlawKEX's finding in derive_b at its source line.
+ngcc kat examplesig examplekex flawkex >"$ws/skkat.out" 2>&1 || fail "SIG/KEX kat: $(cat "$ws/skkat.out")"
+ngcc measure --run runs/sk examplesig examplekex flawkex --defer '(examplesig/ExampleSIG-2|examplekex/ExampleKEX-3P)$' \
+	--trial-target 0.01 --trials 2 --op-budget 0.3 --max-timeout 120 --no-memory-pass \
+	--allow-unfixed-host=test >"$ws/skm.out" 2>&1 || fail "SIG/KEX measure: $(tail -20 "$ws/skm.out")"
+ngcc report --run runs/sk --out "$ws/skrep" >"$ws/skrep.out" 2>&1 || fail "SIG/KEX report: $(cat "$ws/skrep.out")"
+sksys=$(ls "$ws/skrep" | grep -v '\.md$' | head -n 1)
+python3 - "$ws" "$ws/skrep/$sksys" <<'PY' || fail "SIG/KEX pages"
+import json, os, re, sys
+ws, pages = sys.argv[1:3]
+checks = [("functional", "functional"), ("sanitizers", "ASan+UBSan"), ("memcheck", "memcheck"),
+          ("consttime", "constant time")]
+instances = {"examplesig": ["ExampleSIG-1", "ExampleSIG-2"], "examplekex": ["ExampleKEX-2P", "ExampleKEX-3P"],
+             "flawkex": ["SecretBranch"]}
+def rec(cand, label, check):
+    r = json.load(open(os.path.join(ws, f"build/{cand}/check/{label}__{check}.json")))
+    assert r["status"] == "complete" and r["rounds_done"] == r["plan"]["rounds"], (cand, label, check)
+    return r
+def findings_text(n):
+    return f"{n} finding" + ("s" if n != 1 else "") if n else "clean"
+def table_rows(text, header_start):
+    """The rows of the Markdown table whose header starts so, as cell lists."""
+    rows, inside, header = [], False, None
+    for line in text.split("\n"):
+        if line.startswith(header_start):
+            inside, header = True, [c.strip() for c in line.strip("|").split(" | ")]
+        elif inside and line.startswith("|"):
+            if not line.startswith("|---"):
+                rows.append(dict(zip(header, [c.strip() for c in line.strip("|").split(" | ")])))
+        else:
+            inside = False
+    return rows
+summary = open(os.path.join(pages, "index.md")).read()
+summary_rows = table_rows(summary, "| id |")
+checks_page = open(os.path.join(pages, "checks.md")).read()
+seen_findings = 0
+for cand, labels in instances.items():
+    page = open(os.path.join(pages, f"{cand}.md")).read()
+    assert "\n### A.10 Correctness and side channels\n" in page, cand
+    a10 = page.split("### A.10 Correctness and side channels")[1].split("\n### ")[0]
+    for label in labels:
+        recs = {c: rec(cand, label, c) for c, _ in checks}
+        # The per-check row.
+        cells = [f"{findings_text(recs[c]['findings_count'])} ({recs[c]['rounds_done']} rounds)" for c, _ in checks]
+        row = f"| `{label}` | " + " | ".join(cells) + " |"
+        assert row in a10.split("\n"), (cand, row, a10)
+        # Constant-time counts per operation, every operation of the instance listed.
+        ops = [t["operation"] for t in recs["functional"]["tests"] if t["test"] == "round trip"]
+        assert ops, (cand, label)
+        for op in ops:
+            mine = [f["kind"] for f in recs["consttime"]["findings"] if f["operation"] == op]
+            b = mine.count("secret-dependent branch")
+            i = mine.count("secret-dependent memory index")
+            row = f"| `{label}` {op} | {b} | {i} | {len(mine) - b - i} |"
+            assert row in a10.split("\n"), (cand, row)
+        # Each finding in the findings table (and on the checks page), with its source line.
+        for c, name in checks:
+            for f in recs[c]["findings"]:
+                assert c == "consttime" and f["location"], (cand, label, c, f)
+                seen_findings += 1
+                loc = f["location"]
+                file = loc["file"].split(f"candidates/{cand}/source/", 1)[1]
+                row = (f"| `{label}` {f['operation']} | {name} | {f['kind']} ({f['origin']}) | "
+                       f"`{file}:{loc['line']}` (`{loc['function']}`) | {f['occurrences']} |")
+                assert row in a10.split("\n"), (cand, row, a10)
+                row = f"| [{cand}]({cand}.md) | `{label}` {f['operation']} | {name} | {f['kind']} ({f['origin']}) |"
+                assert row in checks_page, (row, checks_page)
+        # The summary's checks column: clean, or the number of findings of all four checks.
+        total = sum(r["findings_count"] for r in recs.values())
+        mine = [r for r in summary_rows if r.get("instance performance report", "").startswith(f"[`{label}`]({cand}.md)")]
+        assert len(mine) == 1 and mine[0]["checks"] == findings_text(total), (cand, label, mine)
+    if cand != "flawkex":
+        assert "| instance · operation | check | finding |" not in a10, (cand, "a findings table on a clean page")
+# What the records say: the examples clean, FlawKEX one finding.
+assert seen_findings == 1, seen_findings
+PY
+
+ngcc publish --run runs/sk --dataset dsk --publish-unfixed >"$ws/skpub.out" 2>&1 || fail "SIG/KEX publish: $(cat "$ws/skpub.out")"
+[ -f "$ws/dsk/data/$sksys/check/flawkex/SecretBranch__consttime.json" ] || fail "SIG/KEX check records not published"
+ngcc validate dsk --publish-unfixed >"$ws/skval.out" 2>&1 || fail "SIG/KEX validate: $(tail -5 "$ws/skval.out")"
 
 # ---- a type check has no suites for: a clear status, never a silent success ----
 # ExampleKEM-256 relabelled as a hash instance in candidate.conf, without
