@@ -10,8 +10,9 @@
 #include <stddef.h>
 
 /*
- * First string value of j that is an absolute path (starts with '/') or
- * contains one of the needles (NULL-terminated list, may be NULL).  Returns
+ * First string value of j that is an absolute path (starts with '/', except
+ * a member holding a regular expression: "defer") or contains one of the
+ * needles (NULL-terminated list, may be NULL).  Returns
  * 1 and *where = "<json path>: <value>" (malloc'd, value shortened), or 0.
  */
 int json_find_absolute(const json_t *j, const char *const *needles, char **where);

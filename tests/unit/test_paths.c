@@ -1,6 +1,8 @@
 /* test_paths.c — hiding our own directories in what is written to
  * evidence (docs/method.md §11.1): whole path components only, the longest
- * directory first, every occurrence, and the reverse for our tree. */
+ * directory first, every occurrence, and the reverse for our tree; finding
+ * an absolute path left in a document (a --defer regular expression that
+ * starts with '/' is not one). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +86,38 @@ static void the_usual_rules_and_their_reverse(void **state)
 	free(tree);
 }
 
+static char *absolute_in(const char *text, const char *const *needles)
+{
+	json_t *j = json_loads(text, 0, NULL);
+	assert_non_null(j);
+	char *where = NULL;
+	int found = json_find_absolute(j, needles, &where);
+	json_decref(j);
+	assert_int_equal(found, where != NULL);
+	return where;
+}
+
+static void absolute_paths_left_in_a_document(void **state)
+{
+	(void)state;
+	static const char *const ws[] = { "/home/eval/ws", NULL };
+	char *w = absolute_in("{\"a\": [1, {\"lib\": \"/tmp/x.so\"}]}", NULL);
+	assert_string_equal(w, "a[1].lib: \"/tmp/x.so\"");
+	free(w);
+	w = absolute_in("{\"cmd\": \"cc -I/home/eval/ws/inc\"}", ws);
+	assert_non_null(w);
+	free(w);
+	assert_null(absolute_in("{\"cmd\": \"cc -Iinc\", \"n\": 3}", ws));
+	/* a pattern is no path, but may not carry our directories either */
+	assert_null(absolute_in("{\"shards\": {\"defer\": \"/ExampleKEM-256$\"}}", ws));
+	w = absolute_in("{\"shards\": {\"defer\": \"/home/eval/ws/x\"}}", ws);
+	assert_non_null(w);
+	free(w);
+	w = absolute_in("{\"shards\": {\"deferred\": \"/ExampleKEM-256$\"}}", ws);
+	assert_non_null(w);
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +126,7 @@ int main(void)
 		cmocka_unit_test(workspace_and_run_become_relative),
 		cmocka_unit_test(empty_and_root_rules_are_ignored),
 		cmocka_unit_test(the_usual_rules_and_their_reverse),
+		cmocka_unit_test(absolute_paths_left_in_a_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
