@@ -381,8 +381,10 @@ json_t *finding_from_vg_fatal(const struct find_ctx *c, const struct vg_fatal *f
 		what = xasprintf("wrote to its input (%s), which the API passes for reading only: "
 				 "SIGSEGV on the read-only page", where);
 	} else {
-		what = xasprintf("killed by %s (%s)%s%s", fs->signame ? fs->signame : "a signal",
-				 fs->event ? fs->event : "?", where ? " at " : "", where ? where : "");
+		/* valgrind names no event when the program raised the signal itself */
+		what = xasprintf("killed by %s%s%s%s%s%s", fs->signame ? fs->signame : "a signal",
+				 fs->event ? " (" : "", fs->event ? fs->event : "", fs->event ? ")" : "",
+				 where ? " at " : "", where ? where : "");
 	}
 	json_object_set_new(f, "what", json_string(what));
 	set_vg_stack(c, f, &fs->stack);

@@ -149,6 +149,18 @@ static void findings_from_valgrind(void **state)
 	assert_non_null(strstr(jget_str(f, "what", ""), "byte 1 of ct"));
 	assert_int_equal(jget_int(json_object_get(f, "location"), "line", 0), 60);
 	json_decref(f);
+
+	/* A signal the program raised itself: valgrind names no event, and
+	 * the finding says only what it knows. */
+	struct vg_fatal raised = r.fatal;
+	raised.signo = 6;
+	raised.signame = "SIGABRT";
+	raised.event = NULL;
+	f = finding_from_vg_fatal(&c, &raised);
+	assert_string_equal(jget_str(f, "kind", ""), FK_CRASH);
+	assert_true(str_starts_with(jget_str(f, "what", ""), "killed by SIGABRT"));
+	assert_null(strstr(jget_str(f, "what", ""), "(?)"));
+	json_decref(f);
 	json_decref(cmd);
 	vg_report_free(&r);
 }
