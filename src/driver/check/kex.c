@@ -409,6 +409,20 @@ static void ct_after_init(struct kex_set *x, int b_side)
 	watch_secret(st->data, (size_t)st->cap);
 }
 
+/* One honest step of the constant-time round, tallied; -1 ends the round. */
+static int ct_step(struct kex_check *k, struct kex_set *x, unsigned s, struct call *c)
+{
+	char why[256];
+	int rc = do_step(k, x, s, T_CONSTTIME, c);
+	if (step_problem(k, x, s, rc, why, sizeof why)) {
+		tally_fail(&k->r->tally, T_CONSTTIME, c->w.op, "rc", k->round, c->w.call,
+			   "%s on honest input", why);
+		return -1;
+	}
+	tally_pass(&k->r->tally, T_CONSTTIME, c->w.op);
+	return 0;
+}
+
 static void ct_round(void *arg, long round)
 {
 	struct kex_check *k = arg;
@@ -418,17 +432,11 @@ static void ct_round(void *arg, long round)
 	int recv_b = last_recv == P + 3;
 	struct gbuf *st = &x->b[recv_b ? STB : STA], *save = &x->b[ST_SAVE];
 	struct call c;
-	char why[256];
 	x->tampered = 0;
 	check_seed_round(k->r, k->round, NULL);
 	for (unsigned s = 0; s < P + 2; s++) {
-		int rc = do_step(k, x, s, T_CONSTTIME, &c);
-		if (step_problem(k, x, s, rc, why, sizeof why)) {
-			tally_fail(&k->r->tally, T_CONSTTIME, c.w.op, "rc", k->round, c.w.call,
-				   "%s on honest input", why);
+		if (ct_step(k, x, s, &c))
 			return;
-		}
-		tally_pass(&k->r->tally, T_CONSTTIME, c.w.op);
 		if (s < 2)
 			ct_after_init(x, (int)s);
 		else
@@ -437,15 +445,9 @@ static void ct_round(void *arg, long round)
 	/* The last message's receiver's state, kept for the tampered derive. */
 	memcpy(save->data, st->data, (size_t)st->cap);
 	unsigned long long st_len = st->len;
-	for (unsigned s = P + 2; s < P + 4; s++) {
-		int rc = do_step(k, x, s, T_CONSTTIME, &c);
-		if (step_problem(k, x, s, rc, why, sizeof why)) {
-			tally_fail(&k->r->tally, T_CONSTTIME, c.w.op, "rc", k->round, c.w.call,
-				   "%s on honest input", why);
+	for (unsigned s = P + 2; s < P + 4; s++)
+		if (ct_step(k, x, s, &c))
 			return;
-		}
-		tally_pass(&k->r->tally, T_CONSTTIME, c.w.op);
-	}
 	/* The harness's own comparison, on declassified copies. */
 	watch_public(x->b[SSA].data, (size_t)x->b[SSA].len);
 	watch_public(x->b[SSB].data, (size_t)x->b[SSB].len);
