@@ -367,7 +367,9 @@ static void observed_objects(const char *type, const json_t *meta, struct strlis
 	static const char *const kem[] = { "pk", "sk", "ct", "ss", NULL };
 	static const char *const sig[] = { "pk", "sk", "signature", NULL };
 	static const char *const kex[] = { "pk_a", "sk_a", "pk_b", "sk_b", "sta", "stb", "ss", NULL };
-	const char *const *list = !strcmp(type, "sign") ? sig : !strcmp(type, "kex") ? kex : kem;
+	static const char *const hash[] = { NULL };     /* its one length is digest_bytes */
+	const char *const *list = !strcmp(type, "sign") ? sig : !strcmp(type, "kex") ? kex :
+				  !strcmp(type, "hash") ? hash : kem;
 	for (const char *const *o = list; *o; o++)
 		sl_push(objs, *o);
 	long long passes = !strcmp(type, "kex") ? jget_int(meta, "passes", 0) : 0;

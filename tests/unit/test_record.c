@@ -177,6 +177,30 @@ static void test_flatten_and_stats(void **state)
 	free(b);
 }
 
+/* A hash record has its digest length and no KEM objects (pk, sk, ct, ss). */
+static void test_hash_sizes(void **state)
+{
+	(void)state;
+	char *kem = driver_json("complete", 1, 100, 1000000, 3000000, 0, 4096);
+	struct strbuf sb = STRBUF_INIT;
+	const char *meta = strstr(kem, "\"meta\":{"), *meta_end = strchr(meta, '}') + 1;
+	const char *obs = strstr(kem, "\"observed\":{"), *obs_end = strstr(obs, "}},") + 2;
+	sb_addf(&sb, "%.*s\"meta\":{\"id\":\"h\",\"type\":\"hash\",\"digest_bytes\":32}%.*s%s",
+		(int)(meta - kem), kem, (int)(obs - meta_end), meta_end, obs_end + 1);
+	json_t *procs = json_array();
+	json_array_append_new(procs, entry_from(sb.buf, 1, 0, 0, 1));
+	struct plan p = test_plan(1);
+	json_t *r = build_record(procs, &p);
+	const json_t *sizes = json_object_get(r, "sizes");
+	assert_int_equal(jget_int(sizes, "digest_bytes", 0), 32);
+	assert_true(json_is_null(json_object_get(sizes, "pk_bytes")));
+	assert_int_equal(json_object_size(json_object_get(sizes, "observed")), 0);
+	json_decref(r);
+	json_decref(procs);
+	sb_free(&sb);
+	free(kem);
+}
+
 static void test_process_statuses(void **state)
 {
 	(void)state;
@@ -375,6 +399,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_flatten_and_stats),
+		cmocka_unit_test(test_hash_sizes),
 		cmocka_unit_test(test_process_statuses),
 		cmocka_unit_test(test_disturbed),
 		cmocka_unit_test(test_resume_fingerprint),
