@@ -18,6 +18,28 @@ unsigned kex_flow_passes(const struct ngcc_meta *m)
 	return m->passes >= 1 && m->passes <= NGCC_KEX_MAX_PASSES ? (unsigned)m->passes : 0;
 }
 
+const char *kex_flow_unusable(const struct candidate_lib *lib, char *buf, size_t cap)
+{
+	const struct ngcc_meta *m = lib->meta;
+	unsigned passes = kex_flow_passes(m);
+	if (!passes) {
+		snprintf(buf, cap, "kex_get_passes_num() is %llu; 1 to %d passes can be run",
+			 m->passes, NGCC_KEX_MAX_PASSES);
+		return buf;
+	}
+	if (!m->ss_bytes || !m->msg_bytes) {
+		snprintf(buf, cap, "kex_get_%s_len_bytes() is 0", !m->ss_bytes ? "ss" : "total_msg");
+		return buf;
+	}
+	for (unsigned k = 2; k <= passes; k++)
+		if (!lib->kex_pass[k]) {
+			snprintf(buf, cap, "kex_generate_pass%u_msg_%c is not defined, but "
+				 "kex_get_passes_num() is %u", k, k % 2 ? 'a' : 'b', passes);
+			return buf;
+		}
+	return NULL;
+}
+
 unsigned kex_flow_steps(unsigned passes)
 {
 	return passes + 4;
@@ -47,9 +69,10 @@ const char *kex_flow_msg_name(unsigned k)
 	return k >= 1 && k <= NGCC_KEX_MAX_PASSES ? msg_names[k] : "m?";
 }
 
-const char *kex_flow_pass_return_problem(unsigned k, unsigned passes, int rc, int next_defined,
-					 char *buf, size_t cap)
+const char *kex_flow_pass_return_problem(const struct candidate_lib *lib, unsigned k,
+					 unsigned passes, int rc, char *buf, size_t cap)
 {
+	int next_defined = k < NGCC_KEX_MAX_PASSES && lib->kex_pass[k + 1];
 	if (rc == 1 && k < passes) {
 		snprintf(buf, cap, "pass%u returned 1 (finished), but kex_get_passes_num() is %u",
 			 k, passes);

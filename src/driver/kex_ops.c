@@ -112,9 +112,9 @@ static int kex_alloc(struct op_ctx *c)
 		return -1;
 	x->lib = &c->lib;
 	x->passes = kex_flow_passes(m);
-	if (!x->passes) {
-		ops_set_failure("kex_get_passes_num() is %llu; 1 to %d passes can be run",
-				m->passes, NGCC_KEX_MAX_PASSES);
+	char why[256];
+	if (kex_flow_unusable(x->lib, why, sizeof why)) {
+		ops_set_failure("%s", why);
 		return -1;
 	}
 	const struct { int i; const char *name; unsigned long long cap; } fixed[] = {
@@ -126,19 +126,9 @@ static int kex_alloc(struct op_ctx *c)
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
 		if (buf_alloc(&x->b[fixed[i].i], fixed[i].name, fixed[i].cap))
 			return -1;
-	if (!m->ss_bytes || !m->msg_bytes) {
-		ops_set_failure("kex_get_%s_len_bytes() is 0", !m->ss_bytes ? "ss" : "total_msg");
-		return -1;
-	}
 	for (unsigned k = 1; k <= x->passes; k++)
 		if (buf_alloc(&x->m[k], kex_flow_msg_name(k), m->msg_bytes))
 			return -1;
-	for (unsigned k = 2; k <= x->passes; k++)
-		if (!x->lib->kex_pass[k]) {
-			ops_set_failure("kex_generate_pass%u_msg_%c is not defined, but "
-					"kex_get_passes_num() is %u", k, k % 2 ? 'a' : 'b', x->passes);
-			return -1;
-		}
 	return 0;
 }
 
@@ -219,8 +209,7 @@ static int lengths_fit(const struct kex_state *x, unsigned s, struct kex_buf *co
 static int pass_return_ok(struct kex_state *x, unsigned k, int rc)
 {
 	char why[256];
-	int next = k < NGCC_KEX_MAX_PASSES && x->lib->kex_pass[k + 1];
-	if (kex_flow_pass_return_problem(k, x->passes, rc, next, why, sizeof why)) {
+	if (kex_flow_pass_return_problem(x->lib, k, x->passes, rc, why, sizeof why)) {
 		ops_set_failure("%s", why);
 		return 0;
 	}

@@ -212,8 +212,7 @@ static const char *step_problem(struct kex_check *k, struct kex_set *x, unsigned
 	unsigned n = kex_flow_pass_of(k->passes, s);
 	if (!n)
 		return NULL;
-	int next = n < NGCC_KEX_MAX_PASSES && k->lib->kex_pass[n + 1];
-	const char *why = kex_flow_pass_return_problem(n, k->passes, rc, next, buf, cap);
+	const char *why = kex_flow_pass_return_problem(k->lib, n, k->passes, rc, buf, cap);
 	if (!why) {
 		if (n % 2)
 			x->ma = &x->m[n];
@@ -468,35 +467,15 @@ static void ct_round(void *arg, long round)
 
 /* ---- the suite -------------------------------------------------------------- */
 
-/* The flow the suite needs, or why it cannot run (on stderr). */
-static int usable(const struct kex_check *k)
-{
-	const struct ngcc_meta *m = k->m;
-	if (!k->passes) {
-		fprintf(stderr, "ngcc-perf-check: kex_get_passes_num() is %llu; 1 to %d passes can "
-			"be run\n", m->passes, NGCC_KEX_MAX_PASSES);
-		return 0;
-	}
-	if (!m->ss_bytes || !m->msg_bytes) {
-		fprintf(stderr, "ngcc-perf-check: kex_get_%s_len_bytes() is 0\n",
-			!m->ss_bytes ? "ss" : "total_msg");
-		return 0;
-	}
-	for (unsigned n = 2; n <= k->passes; n++)
-		if (!k->lib->kex_pass[n]) {
-			fprintf(stderr, "ngcc-perf-check: kex_generate_pass%u_msg_%c is not defined, "
-				"but kex_get_passes_num() is %u\n", n, n % 2 ? 'a' : 'b', k->passes);
-			return 0;
-		}
-	return 1;
-}
-
 static int kex_run(struct check_run *r)
 {
 	struct kex_check k = { .r = r, .lib = r->lib, .m = r->lib->meta };
 	k.passes = kex_flow_passes(k.m);
-	if (!usable(&k))
+	char why[256];
+	if (kex_flow_unusable(r->lib, why, sizeof why)) {
+		fprintf(stderr, "ngcc-perf-check: %s\n", why);
 		return -1;
+	}
 	if (set_alloc(&k.a, k.m, k.passes, 0) || set_alloc(&k.t, k.m, k.passes, 0)) {
 		fprintf(stderr, "ngcc-perf-check: cannot map buffers for pk %llu, sk %llu, states "
 			"%llu and %llu, messages %llu, ss %llu bytes\n", k.m->pk_bytes, k.m->sk_bytes,
