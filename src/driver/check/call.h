@@ -19,6 +19,8 @@
 #define T_CANARIES "canaries"
 #define T_INPUTS "inputs unmodified"
 #define T_UNALIGNED "unaligned buffers"
+/* Rounds 0 … UNALIGNED_ROUNDS - 1 also run off alignment (every type). */
+#define UNALIGNED_ROUNDS 16
 #define T_OVERLAP "overlapping buffers"
 #define T_CONSTTIME "constant-time run"
 

@@ -33,8 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UNALIGNED_ROUNDS 16
-
 #define T_DETERMINISM "deterministic decapsulation"
 #define T_TAMPER "tampered ciphertext"
 

@@ -45,8 +45,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define UNALIGNED_ROUNDS 16
-
 #define T_TAMPER "tampered message"
 
 #define OVERLAP_NOTE "not applicable: the ICCS key-exchange API does not allow overlapping input and output buffers"

@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define UNALIGNED_ROUNDS 16
 #define SIG_MSG_MAX 128
 /* sign may refuse now and then (rejection sampling that gives up): the
  * timing retries it the same number of times. */
