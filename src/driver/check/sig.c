@@ -33,8 +33,8 @@
 #include <string.h>
 
 #define SIG_MSG_MAX 128
-/* sign may refuse now and then (rejection sampling that gives up): the
- * timing retries it the same number of times. */
+/* sign may refuse now and then (rejection sampling that gives up): up to
+ * 64 calls per signature here (the timing allows 1 + SIG_SIGN_RETRIES). */
 #define SIG_SIGN_TRIES 64
 
 #define T_DETERMINISM "deterministic verification"
