@@ -8,9 +8,10 @@
  *
  * A hash library writes one of its four KAT files per run (--hash-file
  * KAT_2_12 | KAT_2_23 | KAT_2_33 | KAT_Loop); an ICCS baseline library its
- * self-test (--selftest).  The environment variable NGCC_PERF_KAT_2_33_BITS
- * replaces KAT_2_33's 2^33-bit message by a smaller stand-in (tests); the
- * log then says so.
+ * self-test (--selftest).  The environment variables NGCC_PERF_KAT_2_33_BITS
+ * and NGCC_PERF_KAT_LOOP_ITERATIONS replace KAT_2_33's 2^33-bit message and
+ * KAT_Loop's 10^6 iterations by smaller stand-ins (tests); the log then says
+ * so.
  *
  * Loads one candidate library, replays the official KAT driver with
  * katgen, compares the text with the manifest digest or the reference file
@@ -56,6 +57,7 @@ struct kat_args {
 };
 
 #define KAT_2_33_STAND_IN_ENV "NGCC_PERF_KAT_2_33_BITS"
+#define KAT_LOOP_STAND_IN_ENV "NGCC_PERF_KAT_LOOP_ITERATIONS"
 
 /* Where results go: fd 3 when the orchestrator gave us one, else stdout
  * (a person running the program by hand). */
@@ -300,6 +302,26 @@ static unsigned long long kat_2_33_stand_in(void)
 	return bits;
 }
 
+/* NGCC_PERF_KAT_LOOP_ITERATIONS: a stand-in iteration count for KAT_Loop
+ * (tests), 1 to 10^6; 0 when unset.  Recorded in the metadata like the
+ * KAT_2_33 stand-in. */
+static unsigned long kat_loop_stand_in(void)
+{
+	const char *v = getenv(KAT_LOOP_STAND_IN_ENV);
+	if (!v || !*v)
+		return 0;
+	char *end = NULL;
+	unsigned long n = strtoul(v, &end, 10);
+	if (*end || *v == '-' || n < 1 || n > KAT_HASH_LOOP_ITERATIONS) {
+		ngcc_error("%s=%s: expected an iteration count from 1 to %lu; using the official "
+			   "count", KAT_LOOP_STAND_IN_ENV, v, KAT_HASH_LOOP_ITERATIONS);
+		return 0;
+	}
+	out_field("kat_loop_iterations", "%lu (stand-in for %lu, from %s)", n,
+		  KAT_HASH_LOOP_ITERATIONS, KAT_LOOP_STAND_IN_ENV);
+	return n;
+}
+
 /* A hash: one KAT file (--hash-file), or the ICCS baseline's self-test. */
 static enum kat_status run_hash(const struct candidate_lib *lib, const struct kat_args *a,
 				int records, struct strbuf *text, char **detail)
@@ -320,6 +342,8 @@ static enum kat_status run_hash(const struct candidate_lib *lib, const struct ka
 	out_field("hash_file", "%s", a->hash_file);
 	if (f == HASH_KAT_2_33)
 		api.kat_2_33_bits = kat_2_33_stand_in();
+	else if (f == HASH_KAT_LOOP)
+		api.loop_iterations = kat_loop_stand_in();
 	return katgen_hash(&api, (enum hash_kat_file)f, text, detail);
 }
 
