@@ -3,15 +3,18 @@
 # fixtures (tests/fixtures/hash/README.md) end in their statuses with a
 # status per KAT file, the quirky package builds and passes from its files
 # and from a manifest alone, --skip-kat-file gives PARTIAL (never PASS), and
-# the KAT_2_33 file runs its own child with the stand-in message
-# (NGCC_PERF_KAT_2_33_BITS; the 1 GiB run is `make check-slow`).
+# the KAT_2_33 and KAT_Loop files run their own children with the stand-in
+# message and iteration count (NGCC_PERF_KAT_2_33_BITS,
+# NGCC_PERF_KAT_LOOP_ITERATIONS; the official run is `make check-slow`).
+# HH-Slow spins in KAT_Loop only, so a --timeout of a few seconds is all
+# the first kat waits for.
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 # Under ASan+UBSan the KAT child would catch the candidate's SIGSEGV itself
 # and exit 1; let the signal kill it as in a normal build.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0
-export NGCC_PERF_KAT_2_33_BITS=67108864
+export NGCC_PERF_KAT_2_33_BITS=67108864 NGCC_PERF_KAT_LOOP_ITERATIONS=1000
 ws=$(mktemp -d /tmp/ngcc-e2e-hashkat.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
@@ -38,7 +41,7 @@ grep -qx 'digest_bits = 256' "$ws/candidates/hh/candidate.conf" || fail "no dige
 	fail "expected 4 kat_file lines per instance"
 ngcc build hh >"$ws/build.out" 2>&1 || { cat "$ws/build.out"; fail "build failed"; }
 rc=0
-ngcc kat hh --timeout 10 --no-fallback >"$ws/kat.out" 2>"$ws/kat.err" || rc=$?
+ngcc kat hh --timeout 3 --no-fallback >"$ws/kat.out" 2>"$ws/kat.err" || rc=$?
 cat "$ws/kat.out"
 [ "$rc" = 1 ] || fail "kat exited $rc, expected 1"
 expect hh HH-Good PASS "$ws/kat.out"
@@ -49,7 +52,7 @@ grep -q '^RESULT hh HH-DropBits MISMATCH KAT_2_12: MISMATCH first difference at 
 	fail "HH-DropBits: the detail does not name KAT_2_12's first difference and the passing files"
 grep -q '^RESULT hh HH-CrashLong CRASH KAT_2_33: CRASH killed by signal 11 (SIGSEGV); KAT_2_12, KAT_2_23, KAT_Loop: PASS$' "$ws/kat.out" ||
 	fail "HH-CrashLong: the crash in KAT_2_33 must not hide the other files"
-grep -q '^RESULT hh HH-Slow TIMEOUT KAT_Loop: TIMEOUT timed out after 10 s; KAT_2_12, KAT_2_23, KAT_2_33: PASS$' "$ws/kat.out" ||
+grep -q '^RESULT hh HH-Slow TIMEOUT KAT_Loop: TIMEOUT timed out after 3 s; KAT_2_12, KAT_2_23, KAT_2_33: PASS$' "$ws/kat.out" ||
 	fail "HH-Slow: KAT_Loop's timeout must not hide the other files"
 for tag in KAT_2_12 KAT_2_23 KAT_2_33 KAT_Loop; do
 	file_line hh HH-Good "$tag" PASS
@@ -58,9 +61,11 @@ done
 file_line hh HH-CrashLong KAT_2_33 CRASH
 file_line hh HH-CrashLong KAT_Loop PASS
 file_line hh HH-Slow KAT_Loop TIMEOUT
-# The stand-in is recorded: a log never passes it off as the 1 GiB file.
+# The stand-ins are recorded: a log never passes them off as the official files.
 grep -q '^KAT_2_33.message_bits = 67108864 (stand-in for 8589934592, from NGCC_PERF_KAT_2_33_BITS)$' \
 	"$ws/build/hh/kat/HH-Good.log" || fail "the KAT_2_33 stand-in is not in the log"
+grep -q '^KAT_Loop.iterations = 1000 (stand-in for 1000000, from NGCC_PERF_KAT_LOOP_ITERATIONS)$' \
+	"$ws/build/hh/kat/HH-Good.log" || fail "the KAT_Loop stand-in is not in the log"
 grep -q '^timeout_applies_to = each KAT file$' "$ws/build/hh/kat/HH-Good.log" || fail "log lacks the timeout scope"
 # Every file's reference is in the header, before any candidate output
 # (a reader of the log stops at the first "--- " block).

@@ -10,6 +10,9 @@
  *                                     of a partial last byte are ignored)
  *   EXHASH_HOSTILE_CRASH_FROM_BYTES N segfault on messages of N bytes or more
  *   EXHASH_HOSTILE_SPINS N            busy-loop N iterations in every call
+ *   EXHASH_HOSTILE_SPIN_BITS B        with EXHASH_HOSTILE_SPINS: only in
+ *                                     calls on B-bit messages (8192: only
+ *                                     KAT_Loop's)
  */
 #include "CryptHash_AlgorithmInstance.h"
 #include "src/exhash.h"
@@ -29,6 +32,9 @@ int CryptHash(int digest_len_bits, const unsigned char *msg,
 		raise(SIGSEGV);
 #endif
 #if defined(EXHASH_HOSTILE_SPINS)
+#if defined(EXHASH_HOSTILE_SPIN_BITS)
+	if (msg_len_bits == (unsigned long long)(EXHASH_HOSTILE_SPIN_BITS))
+#endif
 	{
 		volatile unsigned long spin;
 		for (spin = 0; spin < (unsigned long)(EXHASH_HOSTILE_SPINS); spin++)
