@@ -1,16 +1,23 @@
 /*
  * test_memprobe.c — the memory pass's bookkeeping (docs/method.md §8, R6): stack
- * painting and the deepest overwritten word, the heap table (live bytes,
+ * painting and the deepest overwritten word, found from the written pages
+ * the same as by a whole-stack scan (writes deep and sparse, writes of the
+ * pattern itself, calls on a thread), the fallback to whole-stack scans
+ * and its record, the heap table (live bytes,
  * peak, allocation count, frees of uncounted blocks, collisions and
  * deletion, overflow), and on the orchestrator side the call count, the
  * derived statistics and their recomputation, and --no-memory-pass.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "campaign/memory.h"
@@ -66,6 +73,184 @@ static void test_stack_block_edges(void **state)
 	assert_int_equal(stack_used(s, words * 8), (words - WORDS - 3) * 8);
 	free(s);
 }
+
+/* ---- the written pages against the whole-stack scan ------------------------ */
+
+#define PAINTED_BYTES (8u << 20)
+#define MIB (1u << 20)
+
+struct painted {
+	unsigned char *lo;
+	size_t len, page;
+	struct stack_scan scan;
+};
+
+static void painted_open(struct painted *p, const char *pagemap, int full_scan)
+{
+	p->page = (size_t)sysconf(_SC_PAGESIZE);
+	p->len = PAINTED_BYTES;
+	p->lo = mmap(NULL, p->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p->lo != MAP_FAILED);
+	stack_paint(p->lo, p->len);
+	stack_scan_open(&p->scan, p->lo, p->len, p->page, pagemap, full_scan);
+}
+
+static void painted_close(struct painted *p)
+{
+	stack_scan_close(&p->scan);
+	munmap(p->lo, p->len);
+}
+
+static int tracking(const struct painted *p)
+{
+	return !strncmp(p->scan.method, "written pages", 13);
+}
+
+/* The memory program's steps after a call: the figure (which must be the
+ * whole-stack scan's), the repaint, the re-arm. */
+static size_t after_call(struct painted *p)
+{
+	size_t whole = stack_used(p->lo, p->len);
+	size_t used = stack_scan_used(&p->scan);
+	assert_int_equal(used, whole);
+	stack_repaint(p->lo, p->len, used);
+	stack_scan_arm(&p->scan);
+	assert_int_equal(stack_used(p->lo, p->len), 0);
+	return used;
+}
+
+/* A write of v to the word `below` bytes under the top. */
+static void put(struct painted *p, size_t below, uint64_t v)
+{
+	*(volatile uint64_t *)(p->lo + p->len - below) = v;
+}
+
+static void skip_untracked(struct painted *p)
+{
+	if (tracking(p))
+		return;
+	printf("SKIP: the kernel does not say which pages were written: %s\n", p->scan.method);
+	painted_close(p);
+	skip();
+}
+
+static void test_scan_written_pages(void **state)
+{
+	(void)state;
+	struct painted p;
+	painted_open(&p, NULL, 0);
+	skip_untracked(&p);
+	assert_int_equal(after_call(&p), 0);
+	put(&p, 8, 0);
+	assert_int_equal(after_call(&p), 8);
+	/* Deep and sparse: 5 MiB down, the pages between untouched. */
+	put(&p, 5 * MIB + 40, 0);
+	put(&p, 64, 1);
+	assert_int_equal(after_call(&p), 5 * MIB + 40);
+	/* The pattern itself written 6 MiB down: that page is written, yet
+	 * the figure is the deepest word that changed. */
+	put(&p, 6 * MIB, MEMPROBE_PATTERN);
+	put(&p, 3008, 7);
+	assert_int_equal(after_call(&p), 3008);
+	assert_true(p.scan.low <= p.len - 6 * MIB);
+	/* One byte of a word, and the whole stack. */
+	((unsigned char *)(p.lo + p.len - 100000))[5] ^= 1;
+	assert_int_equal(after_call(&p), 100000);
+	p.lo[0] ^= 0xff;
+	assert_int_equal(after_call(&p), p.len);
+	/* A shallow call after deep ones: the deep pages were protected
+	 * again, so only the shallow one is read. */
+	put(&p, 16, 0);
+	assert_int_equal(after_call(&p), 16);
+	assert_int_equal(p.scan.low, p.len - p.page);
+	assert_true(tracking(&p));
+	painted_close(&p);
+}
+
+/* Calls on a thread whose stack is the painted area, as in the memory
+ * program; noinline keeps each frame where the test expects it. */
+__attribute__((noinline)) static void *uses_64k(void *arg)
+{
+	volatile unsigned char buf[64 << 10];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)i;
+	return arg;
+}
+
+__attribute__((noinline)) static void *deep_sparse(void *arg)
+{
+	volatile unsigned char buf[3 * MIB];
+	buf[0] = 1; /* the deepest byte only */
+	return buf[0] ? arg : NULL;
+}
+
+__attribute__((noinline)) static void *deep_pattern(void *arg)
+{
+	volatile uint64_t buf[2 * MIB / 8];
+	buf[0] = MEMPROBE_PATTERN;
+	buf[2 * MIB / 8 - 1] = 2;
+	return buf[0] ? arg : NULL;
+}
+
+static size_t call_on(struct painted *p, void *(*fn)(void *))
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstack(&attr, p->lo, p->len), 0);
+	assert_int_equal(pthread_create(&t, &attr, fn, NULL), 0);
+	pthread_attr_destroy(&attr);
+	pthread_join(t, NULL);
+	return after_call(p);
+}
+
+static void test_scan_calls_on_thread(void **state)
+{
+	(void)state;
+	struct painted p;
+	painted_open(&p, NULL, 0);
+	skip_untracked(&p);
+	assert_true(call_on(&p, uses_64k) >= 64 << 10);
+	assert_true(call_on(&p, deep_sparse) >= 3 * MIB);
+	/* (Under ASan the frame's own bookkeeping words sit below the array,
+	 * so the figure is compared with the whole-stack scan only.) */
+	assert_true(call_on(&p, deep_pattern) >= 8);
+	assert_true(p.scan.low <= p.len - 2 * MIB);
+	assert_true(call_on(&p, uses_64k) >= 64 << 10);
+	assert_true(tracking(&p));
+	painted_close(&p);
+}
+
+/* Without the tracking every call scans the whole stack, the figures are
+ * the same, and the method says why. */
+static void test_scan_fallback(void **state)
+{
+	(void)state;
+	static const char *const why[][2] = {
+		{ "/dev/null", "full scan (written-page tracking unavailable: PAGEMAP_SCAN: " },
+		{ "/nonexistent/pagemap", "full scan (written-page tracking unavailable: "
+					  "/nonexistent/pagemap: No such file" },
+	};
+	for (size_t i = 0; i < sizeof why / sizeof why[0]; i++) {
+		struct painted p;
+		painted_open(&p, why[i][0], 0);
+		assert_int_equal(strncmp(p.scan.method, why[i][1], strlen(why[i][1])), 0);
+		put(&p, 5 * MIB + 40, 0);
+		assert_int_equal(after_call(&p), 5 * MIB + 40);
+		put(&p, 6 * MIB, MEMPROBE_PATTERN);
+		put(&p, 3008, 7);
+		assert_int_equal(after_call(&p), 3008);
+		painted_close(&p);
+	}
+	struct painted p;
+	painted_open(&p, NULL, 1);
+	assert_string_equal(p.scan.method, "full scan (requested)");
+	put(&p, 64, 1);
+	assert_int_equal(after_call(&p), 64);
+	painted_close(&p);
+}
+
+/* ---- heap counting ------------------------------------------------------------ */
 
 static struct heap_slot slots[64];
 
@@ -225,6 +410,9 @@ int main(void)
 		cmocka_unit_test(test_stack_untouched),
 		cmocka_unit_test(test_stack_deepest_word),
 		cmocka_unit_test(test_stack_block_edges),
+		cmocka_unit_test(test_scan_written_pages),
+		cmocka_unit_test(test_scan_calls_on_thread),
+		cmocka_unit_test(test_scan_fallback),
 		cmocka_unit_test(test_heap_peak_and_count),
 		cmocka_unit_test(test_heap_collisions),
 		cmocka_unit_test(test_heap_overflow_marked),

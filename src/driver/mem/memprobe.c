@@ -1,7 +1,14 @@
 /* memprobe.c — see memprobe.h. */
 #include "driver/mem/memprobe.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 void stack_paint(void *lo, size_t len)
 {
@@ -36,6 +43,181 @@ void stack_repaint(void *lo, size_t len, size_t used)
 	if (used > len)
 		used = len;
 	stack_paint((char *)lo + (len - used), used);
+}
+
+/* ---- where to look: the written pages, or the whole stack ------------------ */
+
+/* The kernel ABI of Linux 6.7 (include/uapi/linux/fs.h, userfaultfd.h),
+ * newer than the C library's headers here. */
+#ifndef PAGEMAP_SCAN
+struct page_region {
+	uint64_t start, end, categories;
+};
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PAGE_IS_WRITTEN (1u << 1)
+#define PAGE_IS_PRESENT (1u << 3)
+#define PM_SCAN_WP_MATCHING (1u << 0)
+#define PM_SCAN_CHECK_WPASYNC (1u << 1)
+#endif
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC (1u << 15)
+#endif
+
+/* err: an errno value, or -1 when step says it all. */
+static void whole_stack_from_now(struct stack_scan *s, const char *step, int err)
+{
+	stack_scan_close(s);
+	snprintf(s->method, sizeof s->method,
+		 "full scan (written-page tracking unavailable: %s%s%s)", step,
+		 err > 0 ? ": " : "", err > 0 ? strerror(err) : "");
+}
+
+static struct pm_scan_arg scan_arg(const struct stack_scan *s, size_t from)
+{
+	struct pm_scan_arg a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.start = (uintptr_t)(s->lo + from);
+	a.end = (uintptr_t)(s->lo + s->len);
+	return a;
+}
+
+/* The offset of the lowest page written since the last protection, or
+ * not present; len when there is none.  0, or the errno value. */
+static int lowest_written(const struct stack_scan *s, size_t *off)
+{
+	struct page_region r;
+	struct pm_scan_arg a = scan_arg(s, 0);
+	a.vec = (uintptr_t)&r;
+	a.vec_len = 1;
+	a.max_pages = 1;
+	/* written, or (inverted) not present */
+	a.category_inverted = PAGE_IS_PRESENT;
+	a.category_anyof_mask = PAGE_IS_WRITTEN | PAGE_IS_PRESENT;
+	a.return_mask = PAGE_IS_WRITTEN | PAGE_IS_PRESENT;
+	long n = ioctl(s->pagemap, PAGEMAP_SCAN, &a);
+	if (n < 0)
+		return errno;
+	*off = n ? (size_t)(r.start - (uintptr_t)s->lo) : s->len;
+	return 0;
+}
+
+/* Write-protect the written pages from offset `from` up (none below). */
+static int protect_from(const struct stack_scan *s, size_t from)
+{
+	struct pm_scan_arg a = scan_arg(s, from);
+	a.flags = PM_SCAN_WP_MATCHING | PM_SCAN_CHECK_WPASYNC;
+	a.category_mask = PAGE_IS_WRITTEN;
+	a.return_mask = PAGE_IS_WRITTEN;
+	if (ioctl(s->pagemap, PAGEMAP_SCAN, &a) < 0)
+		return errno;
+	return a.walk_end == a.end ? 0 : EAGAIN;
+}
+
+static int start_tracking(struct stack_scan *s, const char *pagemap, const char **step)
+{
+	*step = "userfaultfd";
+	s->uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+	if (s->uffd < 0)
+		return errno;
+	struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_WP_ASYNC };
+	*step = "UFFDIO_API with asynchronous write-protect";
+	if (ioctl(s->uffd, UFFDIO_API, &api))
+		return errno;
+	struct uffdio_register reg = {
+		.range = { (uintptr_t)s->lo, s->len }, .mode = UFFDIO_REGISTER_MODE_WP,
+	};
+	*step = "UFFDIO_REGISTER";
+	if (ioctl(s->uffd, UFFDIO_REGISTER, &reg))
+		return errno;
+	*step = pagemap;
+	s->pagemap = open(pagemap, O_RDONLY | O_CLOEXEC);
+	if (s->pagemap < 0)
+		return errno;
+	*step = "PAGEMAP_SCAN";
+	return protect_from(s, 0);
+}
+
+/* Nothing written after the protection, then a write of the pattern
+ * itself (which leaves the stack as painted) found on its page; -1 when
+ * the kernel says otherwise. */
+static int check_tracking(struct stack_scan *s, const char **step)
+{
+	size_t off = 0;
+	int err = lowest_written(s, &off);
+	*step = "PAGEMAP_SCAN";
+	if (err)
+		return err;
+	*step = "an unwritten page reads as written";
+	if (off != s->len)
+		return -1;
+	*(volatile uint64_t *)s->lo = MEMPROBE_PATTERN;
+	*step = "PAGEMAP_SCAN";
+	if ((err = lowest_written(s, &off)))
+		return err;
+	*step = "a written page reads as unwritten";
+	if (off != 0)
+		return -1;
+	*step = "PAGEMAP_SCAN";
+	return protect_from(s, 0);
+}
+
+void stack_scan_open(struct stack_scan *s, void *lo, size_t len, size_t page,
+		     const char *pagemap, int full_scan)
+{
+	memset(s, 0, sizeof *s);
+	s->lo = lo;
+	s->len = len;
+	s->page = page;
+	s->uffd = s->pagemap = -1;
+	if (full_scan) {
+		snprintf(s->method, sizeof s->method, "full scan (requested)");
+		return;
+	}
+	const char *step;
+	int err = start_tracking(s, pagemap ? pagemap : "/proc/self/pagemap", &step);
+	if (!err)
+		err = check_tracking(s, &step);
+	if (err) {
+		whole_stack_from_now(s, step, err);
+		return;
+	}
+	snprintf(s->method, sizeof s->method,
+		 "written pages (userfaultfd asynchronous write-protect, PAGEMAP_SCAN)");
+}
+
+size_t stack_scan_used(struct stack_scan *s)
+{
+	s->low = 0;
+	if (s->pagemap >= 0) {
+		int err = lowest_written(s, &s->low);
+		if (!err)
+			return s->low == s->len ? 0 : stack_used(s->lo + s->low, s->len - s->low);
+		whole_stack_from_now(s, "PAGEMAP_SCAN", err);
+	}
+	return stack_used(s->lo, s->len);
+}
+
+void stack_scan_arm(struct stack_scan *s)
+{
+	if (s->pagemap < 0 || s->low >= s->len)
+		return;
+	int err = protect_from(s, s->low);
+	if (err)
+		whole_stack_from_now(s, "PAGEMAP_SCAN write-protect", err);
+}
+
+void stack_scan_close(struct stack_scan *s)
+{
+	if (s->pagemap >= 0)
+		close(s->pagemap);
+	if (s->uffd >= 0)
+		close(s->uffd);
+	s->pagemap = s->uffd = -1;
 }
 
 /* ---- heap counting ---------------------------------------------------------- */
