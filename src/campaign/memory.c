@@ -189,7 +189,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	memory_derive(j);
 	static const char *const facts[] = { "heap_table_overflow", "heap_counting", "loaded_rss_bytes",
 		"baseline_rss_bytes", "op_peak_rss_bytes", "op_peak_method", "empty_stack_bytes",
-		"stack_bytes", NULL };
+		"stack_bytes", "stack_scan", NULL };
 	for (const char *const *k = facts; *k; k++)
 		json_object_set_new(j, *k, result_value(f, *k));
 	free(detail);

@@ -174,6 +174,7 @@ static const struct field_rule memory_rules[] = {
 	FIELD_NUM_OPT("op_peak_rss_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_NUM_OPT("empty_stack_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_NUM_OPT("stack_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_OPT("stack_scan", J_STR | J_NULL),
 };
 
 int memory_check(const json_t *doc, char **why)

@@ -15,7 +15,10 @@
  *   calls, stack_peak_bytes (max), heap_peak_bytes (max),
  *   allocations_per_call (mean), heap_table_overflow, heap_counting,
  *   loaded_rss_bytes, baseline_rss_bytes, op_peak_rss_bytes,
- *   op_peak_method, empty_stack_bytes, stack_bytes;
+ *   op_peak_method, empty_stack_bytes, stack_bytes, stack_scan (how the
+ *   deepest changed word was looked for: from the written pages or in the
+ *   whole stack, the same figure either way; absent from records made
+ *   before it was kept);
  *   and where the type observes more (signatures' sign: the lengths of
  *   the signatures the memory program makes, MEMORY_SIGNATURES of
  *   campaign/memory.h, docs/method.md §9):

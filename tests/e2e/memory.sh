@@ -5,7 +5,8 @@
 # then `measure`, which runs the pass after timing.  Checks: every complete
 # timing record has its memory record; stack within ±4 KiB, heap and
 # allocations exact; keygen's 64 MiB does not raise dec's operation peak
-# (R5, also by the fork fallback); the derived figures are the raw arrays'
+# (R5, also by the fork fallback); the stack figures the same by the
+# whole-stack scan, and its method recorded; the derived figures are the raw arrays'
 # max and mean; only the memory program carries the allocation wrappers;
 # options.memory_pass and the phase in campaign.json; resume;
 # --no-memory-pass.
@@ -68,6 +69,7 @@ for (label, op), (t, m) in recs.items():
     assert m["heap_peak_bytes"] == max(pc["heap_peak_bytes"]), where
     assert abs(m["allocations_per_call"] - sum(pc["allocations"]) / n) < 1e-12, where
     assert m["op_peak_method"] in ("clear_refs",) or m["op_peak_method"].startswith("fork"), where
+    assert m["stack_scan"].startswith(("written pages", "full scan (written-page tracking unavailable")), where
     assert m["loaded_rss_bytes"] > 0 and m["op_peak_rss_bytes"] > 0, where
     assert m["process"]["command"][0] == "<ngcc-perf>/bin/ngcc-perf-memory", where
     assert m["timing_record"] == f"records/{t['candidate']}/{label}__{op}.json", where
@@ -156,5 +158,20 @@ for r in (kg, dec):
 assert kg["op_peak_rss_bytes"] >= 64 << 20, kg["op_peak_rss_bytes"]
 assert dec["op_peak_rss_bytes"] < 16 << 20, dec["op_peak_rss_bytes"]
 assert kg["per_call"]["heap_peak_bytes"] == [12345, 12345], kg["per_call"]
+PY
+# R6: the whole-stack scan, which a kernel without written-page tracking
+# gets, gives the same figures.
+for scan in auto full; do
+	(cd "$ws" && "$NGCC_BIN/ngcc-perf-memory" --lib build/memkem/libMem-1.so --op keygen --calls 2 \
+		--stack-scan $scan 3>"$ws/scan-$scan.json" >/dev/null) ||
+		fail "ngcc-perf-memory --stack-scan $scan"
+done
+python3 - "$ws/scan-auto.json" "$ws/scan-full.json" <<'PY' || fail "stack peak by the whole-stack scan"
+import json, sys
+auto, full = (json.load(open(p)) for p in sys.argv[1:3])
+assert full["stack_scan"] == "full scan (requested)", full["stack_scan"]
+assert auto["stack_scan"] != full["stack_scan"], auto["stack_scan"]
+for k in ("empty_stack_bytes", "per_call"):
+    assert auto[k] == full[k], (k, auto[k], full[k])
 PY
 echo "memory: ok"
