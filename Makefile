@@ -28,6 +28,11 @@ SANFLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
 else ifeq ($(SAN),1)
 O       ?= obj-san
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# -O1, the level AddressSanitizer's documentation suggests: the checks are
+# the same at every level, and gcc compiles instrumented code at -O2 almost
+# twice as long (our library: 59 s of CPU at -O2, 33 s at -O1).  The plain
+# tree keeps -O2 and its optimiser-based warnings.
+CFLAGS  ?= -O1 -g
 else
 O       ?= obj
 SANFLAGS =

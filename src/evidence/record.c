@@ -444,7 +444,7 @@ static json_t *kex_json(const json_t *processes, const json_t *sizes)
 	long long passes = jget_int(meta, "passes", 0), total = 0;
 	json_t *msgs = json_array();
 	for (long long k = 1; k <= passes && k <= 16; k++) {
-		char obj[8];
+		char obj[sizeof "m-9223372036854775808"]; /* any long long: gcc -O1 cannot see k <= 16 */
 		snprintf(obj, sizeof obj, "m%lld", k);
 		long long n = observed_or_api(sizes, NULL, obj, NULL);
 		json_array_append_new(msgs, int_or_null(n));
