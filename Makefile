@@ -94,15 +94,15 @@ all: $(PROGRAMS)
 COMPILER_STAMP = $(O)/.compiler
 .EXTRA_PREREQS = $(COMPILER_STAMP)
 $(COMPILER_STAMP) FORCE: .EXTRA_PREREQS =
-
-# What does not depend on the tree (the generated fixtures) is made once,
-# in the plain tree obj/ and bin/; the SAN=1 and FUZZ=1 builds take it from
-# there with this.
-MAKE_IN_PLAIN_TREE = $(MAKE) --no-print-directory SAN=0 FUZZ=0 O=obj BIN=bin
 $(COMPILER_STAMP): FORCE
 	@mkdir -p $(@D); id=$$(printf '%s\n%s' '$(CC)' "$$($(CC) --version 2>/dev/null | head -1)"); \
 	if [ ! -f $@ ]; then echo "$$id" >$@ && touch -d @0 $@; \
 	elif [ "$$(cat $@)" != "$$id" ]; then echo "$$id" >$@; fi
+
+# What does not depend on the tree (the generated fixtures, the programs
+# always built without our sanitizers) is made once, in the plain tree obj/
+# and bin/; the SAN=1 and FUZZ=1 builds take it from there with this.
+MAKE_IN_PLAIN_TREE = $(MAKE) --no-print-directory SAN=0 FUZZ=0 O=obj BIN=bin
 
 $(O)/libngcc.a: $(LIB_OBJS) $(RT_OBJS)
 	@mkdir -p $(@D)

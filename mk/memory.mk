@@ -4,9 +4,10 @@
 # The program replaces malloc & co. to count heap use, which does not mix
 # with AddressSanitizer's own allocator: it is always compiled and linked
 # without sanitizers (its objects live apart, under $(O)/memprog/), also in
-# SAN=1 builds.  Like the timing driver it links only what it needs, no
-# libngcc.a.  A dynamic list exports the allocation wrappers (and only
-# them) so the candidate library's calls resolve to them.
+# SAN=1 builds; as it does not depend on the tree, only the plain tree
+# compiles it and the other trees copy it.  Like the timing driver it links
+# only what it needs, no libngcc.a.  A dynamic list exports the allocation
+# wrappers (and only them) so the candidate library's calls resolve to them.
 
 ifneq ($(wildcard src/driver/memory_main.c),)
 MEMPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS))
@@ -14,6 +15,7 @@ MEMPROG_SRCS = src/driver/memory_main.c $(DRIVER_COMMON) \
                src/driver/mem/memprobe.c
 MEMPROG_OBJS = $(MEMPROG_SRCS:%.c=$(O)/memprog/%.o)
 
+ifeq ($(O),obj)
 $(O)/memprog/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(MEMPROG_CFLAGS) -MMD -MP -c $< -o $@
@@ -24,6 +26,12 @@ $(BIN)/ngcc-perf-memory: $(MEMPROG_OBJS) $(MEMPROG_DYNLIST)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -Wl,--dynamic-list=$(MEMPROG_DYNLIST) \
 		-Wl,--as-needed -o $@ $(MEMPROG_OBJS) -ljansson -ldl -lpthread
+else
+$(BIN)/ngcc-perf-memory: FORCE
+	$(MAKE_IN_PLAIN_TREE) bin/$(@F)
+	@mkdir -p $(@D)
+	cmp -s bin/$(@F) $@ || cp -p bin/$(@F) $@
+endif
 
 all: $(BIN)/ngcc-perf-memory
 tests: $(BIN)/ngcc-perf-memory
