@@ -7,6 +7,13 @@
  * AArch64, both calibrated over 100 ms against CLOCK_MONOTONIC_RAW.  The
  * reason for the fallback is kept in why_fallback so records can say it.
  *
+ * A driver process given its phase's rate for the counter it opens takes
+ * that rate instead of calibrating: the 100 ms were most of a short
+ * process's life.  The rate is a property of the counter, not of the
+ * process (the TSC and cntvct tick at a constant rate; no page turns
+ * perf cycles into time with the perf rate), so one calibration per phase
+ * serves all its processes.
+ *
  * The bracket functions are plain (not inline) functions because the
  * header is fixed.  Their cost is not hidden: counter_overhead() measures
  * an empty bracket and every record publishes it (R8).
@@ -14,6 +21,7 @@
 #include "host/counter.h"
 #include "host/spin.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -25,6 +33,10 @@
 #include <unistd.h>
 
 #define CALIBRATION_NS 100000000ull  /* 100 ms, docs/method.md §6.2 */
+/* With a given rate a perf event still has to prove that it counts; 1 ms of
+ * busy user-mode work is millions of cycles on any real core. */
+#define COUNTS_CHECK_NS 1000000ull
+#define PERF_NAME "perf-user-cycles"
 
 
 /* One reason per process is enough: every counter_open of a process meets
@@ -128,8 +140,8 @@ void counter_busy_spin(unsigned iterations)
 	(void)sink; /* read once more: clang counts a volatile store alone as unused */
 }
 
-/* Spin for about CALIBRATION_NS and return ticks per second. */
-static double calibrate_hz(struct counter *c)
+/* Spin for about window_ns and return ticks per second. */
+static double calibrate_hz(struct counter *c, uint64_t window_ns)
 {
 	uint64_t state, ticks, t0, t1;
 
@@ -138,9 +150,14 @@ static double calibrate_hz(struct counter *c)
 	do {
 		counter_busy_spin(COUNTER_SPIN_CHUNK);
 		t1 = clock_raw_ns();
-	} while (t1 - t0 < CALIBRATION_NS);
+	} while (t1 - t0 < window_ns);
 	ticks = counter_stop(c, &state);
 	return (double)ticks * 1e9 / (double)(t1 - t0);
+}
+
+static int given_for(const struct counter_rate *given, const char *name)
+{
+	return given && !strcmp(given->name, name);
 }
 
 static void set_none(struct counter *c)
@@ -150,9 +167,10 @@ static void set_none(struct counter *c)
 	c->fd = -1;
 	c->hz = 0;
 	c->resolution = 1;
+	c->hz_source = NULL;
 }
 
-static int try_perf(struct counter *c)
+static int try_perf(struct counter *c, const struct counter_rate *given)
 {
 	int fd = perf_open_cycles();
 
@@ -164,38 +182,93 @@ static int try_perf(struct counter *c)
 		return -1;
 	}
 	c->kind = COUNTER_PERF;
-	c->name = "perf-user-cycles";
+	c->name = PERF_NAME;
 	c->fd = fd;
 	c->resolution = 1;
 	c->why_fallback = NULL;
 	/* Some hypervisors accept the event but never count: treat that as
-	 * not opening, since the check is that the event actually works. */
-	c->hz = calibrate_hz(c);
-	if (c->hz <= 0) {
+	 * not opening, since the check is that the event actually works.  With
+	 * the phase's rate given, a short window is enough for that check. */
+	int adopt = given_for(given, PERF_NAME);
+	double counted = calibrate_hz(c, adopt ? COUNTS_CHECK_NS : CALIBRATION_NS);
+	if (counted <= 0) {
 		snprintf(fallback_reason, sizeof(fallback_reason),
-			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted no cycles in 100 ms");
+			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted no cycles in %s",
+			 adopt ? "1 ms" : "100 ms");
 		close(fd);
 		set_none(c);
 		return -1;
 	}
+	c->hz = adopt ? given->hz : counted;
+	c->hz_source = adopt ? COUNTER_HZ_PHASE : COUNTER_HZ_PROCESS;
 	return 0;
 }
 
-int counter_open(struct counter *c, int force_fallback)
+int counter_open_given(struct counter *c, int force_fallback, const struct counter_rate *given)
 {
 	set_none(c);
 	c->why_fallback = NULL;
 	if (force_fallback)
 		snprintf(fallback_reason, sizeof(fallback_reason),
 			 "perf-user-cycles skipped on request (forced fallback)");
-	else if (try_perf(c) == 0)
+	else if (try_perf(c, given) == 0)
 		return 0;
 	c->why_fallback = fallback_reason;
 #if HAVE_REF_TICKS
 	c->kind = REF_KIND;
 	c->name = REF_NAME;
-	c->hz = calibrate_hz(c);
+	if (given_for(given, REF_NAME)) {
+		c->hz = given->hz;
+		c->hz_source = COUNTER_HZ_PHASE;
+	} else {
+		c->hz = calibrate_hz(c, CALIBRATION_NS);
+		c->hz_source = COUNTER_HZ_PROCESS;
+	}
 #endif
+	return 0;
+}
+
+int counter_open(struct counter *c, int force_fallback)
+{
+	return counter_open_given(c, force_fallback, NULL);
+}
+
+/* The names a rate may be given for: every counter that has one. */
+static int known_counter_name(const char *name)
+{
+	return !strcmp(name, PERF_NAME) || !strcmp(name, "tsc-fenced") || !strcmp(name, "cntvct");
+}
+
+int counter_rate_parse(const char *text, struct counter_rate *r)
+{
+	const char *eq = strchr(text, '=');
+	size_t len = eq ? (size_t)(eq - text) : 0;
+	char *end;
+	double hz;
+
+	if (!len || len >= sizeof r->name || !isdigit((unsigned char)eq[1]))
+		return -1;
+	memcpy(r->name, text, len);
+	r->name[len] = '\0';
+	errno = 0;
+	hz = strtod(eq + 1, &end);
+	/* The range excludes NaN and infinity too. */
+	if (!known_counter_name(r->name) || *end || errno || !(hz > 0 && hz <= 1e13))
+		return -1;
+	r->hz = hz;
+	return 0;
+}
+
+int counter_rate_format(const struct counter *c, char *buf, size_t n)
+{
+	char text[96];
+
+	if (c->kind == COUNTER_NONE || !(c->hz > 0))
+		return -1;
+	int len = snprintf(text, sizeof text, "%s=%.17g", c->name, c->hz);
+	if (len <= 0 || (size_t)len >= n || (size_t)len >= sizeof text)
+		return -1;
+	memcpy(buf, text, (size_t)len + 1);
 	return 0;
 }
 
@@ -262,6 +335,27 @@ uint64_t counter_read_raw(void)
 const char *counter_raw_source(void)
 {
 	return REF_RAW_SOURCE;
+}
+
+double counter_raw_hz(const struct counter_rate *given, const char **source)
+{
+#if HAVE_REF_TICKS
+	/* counter_read_raw reads the fallback counter's ticks, unfenced. */
+	if (given_for(given, REF_NAME)) {
+		*source = COUNTER_HZ_PHASE;
+		return given->hz;
+	}
+#else
+	(void)given;
+#endif
+	uint64_t n0 = clock_raw_ns(), c0 = counter_read_raw(), n1, c1;
+
+	do {
+		n1 = clock_raw_ns();
+		c1 = counter_read_raw();
+	} while (n1 - n0 < CALIBRATION_NS);
+	*source = COUNTER_HZ_PROCESS;
+	return (double)(c1 - c0) * 1e9 / (double)(n1 - n0);
 }
 
 static int cmp_double(const void *a, const void *b)
