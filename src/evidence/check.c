@@ -8,6 +8,8 @@
 #include "evidence/json.h"
 #include "util/util.h"
 
+const char *const counter_hz_sources[] = { "process", "phase", NULL };
+
 static const char *type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {

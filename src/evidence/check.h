@@ -41,6 +41,13 @@ struct field_rule {
 #define FIELD_NUM(path, types, lo, hi) { path, types, F_REQUIRED | F_RANGE, lo, hi, NULL }
 #define FIELD_NUM_OPT(path, types, lo, hi) { path, types, F_RANGE, lo, hi, NULL }
 #define FIELD_WORD(path, types, words) { path, types, F_REQUIRED, 0, 0, words }
+#define FIELD_WORD_OPT(path, types, words) { path, types, 0, 0, 0, words }
+
+/* Where a counter's rate came from (host/counter.h COUNTER_HZ_*): the
+ * process's own calibration or its phase's, in timing records
+ * (counter.hz_source) and profiles (meta.tick_hz_source).  Optional:
+ * records made before drivers were given their phase's rate lack it. */
+extern const char *const counter_hz_sources[];
 
 /* Generous upper bounds for "absurd": far above any real measurement. */
 #define MAX_SECONDS 1e7        /* 115 days */

@@ -219,6 +219,7 @@ static json_t *meta_json(const json_t *r)
 	json_t *m = json_object();
 	json_object_set_new(m, "tick_source", copy_or_null(json_object_get(r, "tick_source")));
 	json_object_set_new(m, "tick_hz", copy_or_null(json_object_get(r, "tick_hz")));
+	json_object_set_new(m, "tick_hz_source", copy_or_null(json_object_get(r, "tick_hz_source")));
 	json_object_set_new(m, "warmups", copy_or_null(json_object_get(r, "warmups")));
 	json_object_set_new(m, "iterations", copy_or_null(json_object_get(r, "iterations")));
 	json_object_set_new(m, "overflow_calls", copy_or_null(json_object_get(r, "overflow_calls")));
@@ -300,6 +301,7 @@ static const struct field_rule profile_rules[] = {
 	FIELD_NUM_OPT("input_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_OPT("meta", J_OBJ | J_NULL),
 	FIELD_NUM_OPT("meta.tick_hz", J_NUM | J_NULL, 0, 1e13),
+	FIELD_WORD_OPT("meta.tick_hz_source", J_STR | J_NULL, counter_hz_sources),
 	FIELD_NUM_OPT("meta.warmups", J_INT | J_NULL, 0, MAX_COUNT),
 	FIELD_NUM_OPT("meta.iterations", J_INT | J_NULL, 0, MAX_COUNT),
 	FIELD_NUM_OPT("meta.overflow_calls", J_INT | J_NULL, 0, MAX_COUNT),

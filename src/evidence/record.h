@@ -16,7 +16,7 @@
  *   host {unfixed, problems, override_reason}, started_utc, ended_utc,
  *   load_average_start, load_average_end, environment, +cpu,
  *   +concurrent_cpus,
- *   counter {name, hz, resolution, overhead_cycles_median,
+ *   counter {name, hz, +hz_source, resolution, overhead_cycles_median,
  *            overhead_ns_median},
  *   processes [ {status, exit_code, attempt, disturbed_reasons, command,
  *                wall_s, +error, +seed_hex, meta, trials, rss, validation,

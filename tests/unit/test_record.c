@@ -177,6 +177,53 @@ static void test_flatten_and_stats(void **state)
 	free(b);
 }
 
+/* Where the counter's rate came from reaches the record (each process and
+ * the record's counter) and is held to its words; a record made before the
+ * field existed is still read. */
+static void test_counter_hz_source(void **state)
+{
+	(void)state;
+	char *old = driver_json("complete", 1, 100, 1000000, 3000000, 0, 4096);
+	struct strbuf sb = STRBUF_INIT;
+	const char *hz = strstr(old, "\"hz\":2e9,") + strlen("\"hz\":2e9,");
+	sb_addf(&sb, "%.*s\"hz_source\":\"phase\",%s", (int)(hz - old), old, hz);
+	json_t *procs = json_array();
+	json_array_append_new(procs, entry_from(sb.buf, 1, 0, 0, 1));
+	struct plan p = test_plan(1);
+	json_t *r = build_record(procs, &p);
+	const json_t *c = json_object_get(r, "counter");
+	assert_string_equal(jget_str(c, "hz_source", ""), "phase");
+	assert_true(jget_real(c, "hz", 0) == 2e9);
+	const json_t *pc = json_object_get(json_array_get(json_object_get(r, "processes"), 0),
+					   "counter");
+	assert_string_equal(jget_str(pc, "hz_source", ""), "phase");
+	char *why = NULL;
+	assert_int_equal(record_check(r, &why), 0);
+	json_object_set_new(json_object_get(r, "counter"), "hz_source", json_string("guessed"));
+	assert_int_equal(record_check(r, &why), -1);
+	assert_non_null(strstr(why, "counter.hz_source"));
+	free(why);
+	why = NULL;
+	json_object_set_new(json_object_get(r, "counter"), "hz_source", json_string("process"));
+	json_object_set_new((json_t *)pc, "hz_source", json_integer(1));
+	assert_int_equal(record_check(r, &why), -1);
+	assert_non_null(strstr(why, "hz_source"));
+	free(why);
+	json_decref(r);
+	json_decref(procs);
+	/* Before: no hz_source anywhere. */
+	procs = json_array();
+	json_array_append_new(procs, entry_from(old, 1, 0, 0, 1));
+	r = build_record(procs, &p);
+	assert_null(json_object_get(json_object_get(r, "counter"), "hz_source"));
+	why = NULL;
+	assert_int_equal(record_check(r, &why), 0);
+	json_decref(r);
+	json_decref(procs);
+	sb_free(&sb);
+	free(old);
+}
+
 /* A hash record has its digest length and no KEM objects (pk, sk, ct, ss). */
 static void test_hash_sizes(void **state)
 {
@@ -400,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_flatten_and_stats),
 		cmocka_unit_test(test_hash_sizes),
+		cmocka_unit_test(test_counter_hz_source),
 		cmocka_unit_test(test_process_statuses),
 		cmocka_unit_test(test_disturbed),
 		cmocka_unit_test(test_resume_fingerprint),

@@ -121,6 +121,35 @@ static void test_record_check_and_crosscheck(void **state)
 	json_decref(x);
 }
 
+/* Where the tick rate came from is kept in meta and held to its words; a
+ * driver result without it (before the field) gives null. */
+static void test_tick_hz_source(void **state)
+{
+	(void)state;
+	char *why = NULL;
+	json_t *rec = record_fixture();
+	const json_t *meta = json_object_get(rec, "meta");
+	assert_true(json_is_null(json_object_get(meta, "tick_hz_source")));
+	assert_int_equal(profile_check_fields(rec, &why), 0);
+	json_decref(rec);
+	json_t *result = json_pack("{s:s, s:s, s:f, s:s, s:{s:i, s:i}}", "status", "complete",
+				   "tick_source", "tsc", "tick_hz", 2e9, "tick_hz_source", "phase",
+				   "total", "operations", 10, "ticks", 100000);
+	struct profile_input in = { .candidate = "c", .label = "L", .operation = "enc",
+				    .exited_ok = 1, .result = result };
+	rec = profile_build(&in);
+	meta = json_object_get(rec, "meta");
+	assert_string_equal(jget_str(meta, "tick_hz_source", ""), "phase");
+	assert_true(jget_real(meta, "tick_hz", 0) == 2e9);
+	assert_int_equal(profile_check_fields(rec, &why), 0);
+	json_object_set_new((json_t *)meta, "tick_hz_source", json_string("guessed"));
+	assert_int_equal(profile_check_fields(rec, &why), -1);
+	assert_non_null(strstr(why, "meta.tick_hz_source"));
+	free(why);
+	json_decref(rec);
+	json_decref(result);
+}
+
 static void test_failed_profile(void **state)
 {
 	(void)state;
@@ -336,6 +365,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_record_check_and_crosscheck),
+		cmocka_unit_test(test_tick_hz_source),
 		cmocka_unit_test(test_failed_profile),
 		cmocka_unit_test(test_scan_object),
 		cmocka_unit_test(test_verdicts),
