@@ -573,19 +573,39 @@ void env_carry_free(struct env_carry *c)
 }
 
 /* The previous phase's end environment when it was taken for this CPU and
- * counter, else a full capture. */
-static json_t *start_environment(struct engine *e)
+ * counter, else NULL. */
+static json_t *carried_environment(const struct engine *e)
 {
 	const struct env_carry *c = e->o.carry;
 	if (c && c->env && c->cpu == e->cpu && c->counter_fallback == e->o.counter_fallback)
-		return json_incref(c->env);
-	return env_capture(e->cpu, &e->counter);
+		return c->env;
+	return NULL;
 }
 
+/* The counter's name and rate as env recorded them, or NULL. */
+static const struct counter_rate *environment_rate(const json_t *env, struct counter_rate *r)
+{
+	const json_t *c = json_object_get(env, "counter");
+	const char *name = jget_str(c, "name", "");
+	double hz = jget_real(c, "hz", 0);
+	if (!*name || strlen(name) >= sizeof r->name || !(hz > 0))
+		return NULL;
+	strcpy(r->name, name);
+	r->hz = hz;
+	return r;
+}
+
+/* The phase's counter, calibrated once: its rate goes to every driver
+ * process (engine_counter_rate_arg).  A phase starting from the carried
+ * environment takes the rate recorded there, so that the phases of one
+ * command, their records and that environment all show one rate. */
 static int open_environment(struct engine *e)
 {
-	counter_open(&e->counter, e->o.counter_fallback);
-	e->env = start_environment(e);
+	json_t *carried = carried_environment(e);
+	struct counter_rate rate;
+	counter_open_given(&e->counter, e->o.counter_fallback,
+			   carried ? environment_rate(carried, &rate) : NULL);
+	e->env = carried ? json_incref(carried) : env_capture(e->cpu, &e->counter);
 	e->ref_clock_hz = env_reference_clock_hz(e->env);
 	e->env_ref = first_complete_env(e->run, e->cpu, &e->env_ref_same_cpu);
 	if (!e->env_ref)
@@ -814,6 +834,15 @@ int engine_spawn(const struct engine *e, const struct child_cmd *cmd, double tim
 	return child_cmd_run(cmd, &req, res);
 }
 
+void engine_counter_rate_arg(const struct engine *e, struct child_cmd *cmd)
+{
+	char rate[64];
+	if (counter_rate_format(&e->counter, rate, sizeof rate))
+		return;
+	child_cmd_arg(cmd, "--counter-hz");
+	child_cmd_arg(cmd, rate);
+}
+
 json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 			  long iters, int warmups, double timeout_s, int attempt)
 {
@@ -838,6 +867,7 @@ json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 		child_cmd_arg(&cmd, "--counter");
 		child_cmd_arg(&cmd, "fallback");
 	}
+	engine_counter_rate_arg(e, &cmd);
 	struct spawn_res res;
 	/* A child that could not even start is a failed process like any
 	 * other (spawn_run printed why); res then says "not exited". */

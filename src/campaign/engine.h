@@ -140,6 +140,10 @@ double engine_timeout(const struct engine *e, double timeout_s);
 struct child_cmd;
 int engine_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
 		 size_t tail_bytes, struct spawn_res *res);
+/* Append "--counter-hz NAME=HZ", the phase's counter and its calibrated
+ * rate, for a timing or profile driver to take instead of calibrating
+ * (docs/method.md §6.2); nothing when the phase has no counter. */
+void engine_counter_rate_arg(const struct engine *e, struct child_cmd *cmd);
 
 /* Run the driver once.  trials/iters/warmups as for the driver; the
  * process entry is returned (never NULL). */

@@ -70,6 +70,7 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 	child_cmd_argf(&cmd, "%d", warm);
 	child_cmd_arg(&cmd, "--cpu");
 	child_cmd_argf(&cmd, "%d", e->cpu);
+	engine_counter_rate_arg(e, &cmd);
 	struct spawn_res res;
 	char *detail = NULL;
 	json_t *result = NULL;

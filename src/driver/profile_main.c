@@ -3,13 +3,14 @@
  * operation of an instrumented library (docs/method.md §10.3).
  *
  *   ngcc-perf-profile --lib PATH --op OP --iters N --warmups W
- *                     [--cpu N] [--seed-hex HEX]
+ *                     [--cpu N] [--seed-hex HEX] [--counter-hz NAME=HZ]
  *
  * The setup is the timing driver's, from the same code (driver/ops.h,
  * docs/method.md §5.1–§5.2): seed 00..2f, buffers at API capacity + 64 bytes,
  * the operation's untimed setup, then the same calls, so the inputs are
- * identical.  Then: warm-ups, the tick rate (100 ms busy wait
- * against CLOCK_MONOTONIC_RAW), the wrappers' own overhead (a wrapped
+ * identical.  Then: warm-ups, the tick rate (the phase's rate given by
+ * --counter-hz when it is that of the ticks read here, else a 100 ms busy
+ * wait against CLOCK_MONOTONIC_RAW), the wrappers' own overhead (a wrapped
  * no-op, 10^5 calls in 5 batches), a table reset, and per iteration:
  * the untimed preparation (a KEX step's earlier steps), enable, read
  * ticks, the call, read ticks, disable, the untimed checks.
@@ -39,7 +40,6 @@ enum { DRV_OK = 0, DRV_USAGE = 2, DRV_OPFAIL = 3 };
 
 #define OVERHEAD_CALLS 100000
 #define OVERHEAD_BATCHES 5
-#define TICK_RATE_NS 100000000ull
 #define MAX_ENTRIES NGCC_PROF_SLOTS
 
 static const char *const fn_names[NGCC_PROF_N_FN] = {
@@ -49,6 +49,8 @@ static const char *const fn_names[NGCC_PROF_N_FN] = {
 struct options {
 	struct op_opts k;
 	long iters, warmups;
+	struct counter_rate given;  /* --counter-hz */
+	int has_given;
 };
 
 struct prof_api {
@@ -65,6 +67,7 @@ struct result {
 	const char *status;
 	char error[512];
 	double tick_hz;
+	const char *tick_hz_source;
 	long iterations;
 	uint64_t total_ticks, overflow;
 	double o_in, o_out;
@@ -97,9 +100,11 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ngcc-perf-profile --lib PATH --op OP --iters N\n"
 		"                         --warmups W [--cpu N] [--seed-hex HEX]\n"
+		"                         [--counter-hz NAME=HZ]\n"
 		"OP: %s\n"
 		"Profiles one operation of an instrumented library (docs/method.md §10.3);\n"
-		"the JSON result goes to fd 3.\n"
+		"the JSON result goes to fd 3.  --counter-hz: the phase's rate of counter\n"
+		"NAME, used for the ticks when they are NAME's (else measured for 100 ms).\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure.\n",
 		ops_usage_list());
 }
@@ -110,6 +115,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		OPS_LONG_OPTIONS,
 		{ "iters", required_argument, NULL, 'i' },
 		{ "warmups", required_argument, NULL, 'w' },
+		{ "counter-hz", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,6 +131,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'i': if (child_parse_long(optarg, 1, &o->iters)) return -1; break;
 		case 'w': if (child_parse_long(optarg, 0, &o->warmups)) return -1; break;
+		case 'z':
+			if (counter_rate_parse(optarg, &o->given))
+				return -1;
+			o->has_given = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);
@@ -159,17 +170,6 @@ static int resolve_api(void *handle, struct prof_api *p)
 		return -1;
 	}
 	return 0;
-}
-
-/* Ticks per second of counter_read_raw over a 100 ms busy wait. */
-static double tick_rate(void)
-{
-	uint64_t n0 = clock_raw_ns(), c0 = counter_read_raw(), n1, c1;
-	do {
-		n1 = clock_raw_ns();
-		c1 = counter_read_raw();
-	} while (n1 - n0 < TICK_RATE_NS);
-	return (double)(c1 - c0) * 1e9 / (double)(n1 - n0);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -209,7 +209,7 @@ static int profile(const struct options *o, struct op_ctx *k, const struct prof_
 	for (long w = 0; w < o->warmups; w++)
 		if (ops_call_once(k))
 			return op_fail();
-	res.tick_hz = tick_rate();
+	res.tick_hz = counter_raw_hz(o->has_given ? &o->given : NULL, &res.tick_hz_source);
 	wrapper_overhead(p, &res.o_in, &res.o_out);
 	p->reset();
 	for (long i = 0; i < o->iters; i++) {
@@ -276,6 +276,8 @@ static void emit_result(const struct options *o, int exit_code)
 	json_object_set_new(j, "operation", json_string(o->k.op));
 	json_object_set_new(j, "tick_source", json_string(counter_raw_source()));
 	json_object_set_new(j, "tick_hz", json_real(res.tick_hz));
+	json_object_set_new(j, "tick_hz_source",
+			    res.tick_hz_source ? json_string(res.tick_hz_source) : json_null());
 	json_object_set_new(j, "warmups", json_integer(o->warmups));
 	json_object_set_new(j, "iterations", json_integer(res.iterations));
 	json_object_set_new(j, "overflow_calls", json_integer((json_int_t)res.overflow));

@@ -4,7 +4,11 @@
  *
  *   ngcc-perf-driver --lib PATH --op OP --trials T --iters I
  *                    --warmups W [--cpu N] [--seed-hex HEX]
- *                    [--counter auto|fallback]
+ *                    [--counter auto|fallback] [--counter-hz NAME=HZ]
+ *
+ * --counter-hz gives the rate its phase calibrated for counter NAME: taken
+ * (counter.hz_source "phase") when the counter this process opens is NAME,
+ * else the process calibrates its own (docs/method.md §6.2).
  *
  * The result is one JSON object written on fd 3 (SPAWN_RESULT_FD), never on
  * stdout or stderr: the candidate shares those.  Exit codes: 0 complete,
@@ -51,6 +55,8 @@ struct options {
 	struct op_opts k;
 	long trials, iters, warmups;
 	int force_fallback;
+	struct counter_rate given;  /* --counter-hz */
+	int has_given;
 };
 
 struct trial_rec {
@@ -75,8 +81,11 @@ static void usage(FILE *out)
 		"usage: ngcc-perf-driver --lib PATH --op OP --trials T\n"
 		"                        --iters I --warmups W [--cpu N]\n"
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
+		"                        [--counter-hz NAME=HZ]\n"
 		"OP: %s\n"
 		"Times one operation (docs/method.md §5); the JSON result goes to fd 3.\n"
+		"--counter-hz: the phase's rate of counter NAME, used instead of a 100 ms\n"
+		"calibration when this process opens the same counter.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure,\n"
 		"      4 partial, 5 output validation failed.\n", ops_usage_list());
 }
@@ -89,6 +98,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "iters", required_argument, NULL, 'i' },
 		{ "warmups", required_argument, NULL, 'w' },
 		{ "counter", required_argument, NULL, 'k' },
+		{ "counter-hz", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -112,6 +122,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->force_fallback = 1;
 			else if (strcmp(optarg, "auto"))
 				goto bad;
+			break;
+		case 'z':
+			if (counter_rate_parse(optarg, &o->given))
+				goto bad;
+			o->has_given = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -279,6 +294,7 @@ static json_t *counter_json(const struct counter *c, const struct result *r)
 	int none = c->kind == COUNTER_NONE;
 	json_object_set_new(j, "name", json_string(c->name ? c->name : "none"));
 	json_object_set_new(j, "hz", none ? json_null() : json_real(c->hz));
+	json_object_set_new(j, "hz_source", c->hz_source ? json_string(c->hz_source) : json_null());
 	json_object_set_new(j, "resolution", none ? json_null() : json_real(c->resolution));
 	json_object_set_new(j, "overhead_cycles_median", none || r->overhead_ticks < 0 ?
 			    json_null() : json_real(r->overhead_ticks));
@@ -423,7 +439,7 @@ int main(int argc, char **argv)
 	}
 	k.lib.seed(o.k.seed, o.k.seed_len);
 	r.loaded = procmem_resident_bytes();
-	counter_open(&c, o.force_fallback);
+	counter_open_given(&c, o.force_fallback, o.has_given ? &o.given : NULL);
 	r.exit_code = measure(&o, &k, &c, &r);
 	if (r.exit_code != DRV_OK && r.error)
 		fprintf(stderr, "ngcc-perf-driver: %s %s: %s\n", o.k.lib, o.k.op, r.error);

@@ -3,7 +3,8 @@
 # and kat the example package and the toy fixture (instances that crash in
 # enc, hang in dec, return a wrong shared secret), then `measure`, and
 # check every record: status, counts, raw trials against the plan, host
-# override evidence, failure causes.  Then: resume, refusal of other
+# override evidence, failure causes, the phase's counter rate in every
+# driver process (and a driver run alone calibrating its own).  Then: resume, refusal of other
 # planning values, a changed environment (R10), refusal of an unfixed host,
 # disturbed retries beside a busy process (R7) and kat_issues.csv
 # exclusion.  (`campaign` from a package path: campaign.sh.)
@@ -101,6 +102,17 @@ for cand, f in files:
     assert r["peak_rss_bytes"] == max(x["rss"]["peak"] for x in r["processes"])
     assert r["baseline_rss_bytes"] == max(x["rss"]["baseline"] for x in r["processes"])
     assert r["counter"]["name"] and r["counter"]["overhead_ns_median"] is not None
+    # The phase calibrated its counter once and gave the rate to every
+    # driver process: the same rate as the record's environment, by name.
+    env_counter = r["environment"]["counter"]
+    if env_counter["name"] != "none":
+        assert r["counter"]["hz_source"] == "phase", r["counter"]
+        for proc in r["processes"]:
+            c, cmd = proc["counter"], proc["command"]
+            assert c["name"] == env_counter["name"] and c["hz"] == env_counter["hz"], (c, env_counter)
+            assert c["hz_source"] == "phase", c
+            i = cmd.index("--counter-hz")
+            assert cmd[i + 1].split("=")[0] == c["name"] and float(cmd[i + 1].split("=")[1]) == c["hz"], cmd
     s = r["sizes"]
     assert s["pk_bytes"] > 0 and s["observed"]["pk"]["max"] <= s["pk_bytes"]
 crash = load("records/toykem/Toy-Crash__enc.json")
@@ -118,6 +130,8 @@ assert wrong["processes"][0]["validation"] == {"performed": True, "ok": False,
 assert wrong["processes"][0]["exit_code"] == 5
 cal = load("calibrate/toykem/Toy-1__dec.json")
 assert cal["schema"] == "ngcc-perf/calibration/1" and cal["status"] == "complete"
+cc = cal["process"]["counter"]
+assert cc["hz_source"] == ("phase" if cc["name"] != "none" else None), cc
 assert cal["t1_s"] > 0 and cal["setup_s"] >= 0
 assert len(cal["process"]["trials"]) == 1 and cal["process"]["trials"][0]["calls"] == 1
 c = load("campaign.json")
@@ -130,6 +144,36 @@ assert len(m) == 1 and m[0]["exit_code"] == 1 and m[0]["ended_utc"], c["phases"]
 if c["host_problems"]:
     assert c["host_overrides"] and c["host_overrides"][0]["reason"] == "test"
 EOF
+
+# A driver run alone calibrates its own rate; given a rate for the counter
+# it opens it takes that one; given one for another counter it calibrates.
+drive() { # OUT ARGS... — the driver on the example library, result in OUT
+	local out=$1
+	shift
+	(cd "$ws" && "$NGCC_BIN/ngcc-perf-driver" --lib build/examplekem/libExampleKEM-128.so \
+		--op keygen --trials 1 --iters 2 --warmups 0 "$@" 3>"$out") ||
+		fail "driver $*: exit $?"
+}
+name=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["environment_at_start"]["counter"]["name"])' "$ws/runs/t/campaign.json")
+drive "$ws/d-alone.json" --counter fallback
+drive "$ws/d-same.json" --counter fallback --counter-hz "$name=1234567.5"
+drive "$ws/d-other.json" --counter fallback --counter-hz perf-user-cycles=7
+python3 - "$ws" "$name" <<'EOF' || fail "driver counter rates"
+import json, sys
+ws, name = sys.argv[1], sys.argv[2]
+c = {k: json.load(open(f"{ws}/d-{k}.json"))["counter"] for k in ("alone", "same", "other")}
+if name == "none":
+    assert all(x["hz_source"] is None for x in c.values()), c
+else:
+    assert c["alone"]["hz_source"] == "process" and c["alone"]["hz"] > 7, c
+    assert c["same"] == dict(c["same"], name=name, hz=1234567.5, hz_source="phase"), c
+    assert c["other"]["hz_source"] == "process" and c["other"]["hz"] > 7, c
+EOF
+rc=0
+(cd "$ws" && "$NGCC_BIN/ngcc-perf-driver" --lib build/examplekem/libExampleKEM-128.so --op keygen \
+	--trials 1 --iters 2 --warmups 0 --counter-hz "$name=fast" 3>/dev/null 2>"$ws/d-bad.err") || rc=$?
+[ "$rc" = 2 ] || fail "driver with --counter-hz $name=fast: exit $rc, expected 2 (usage)"
+has "$ws/d-bad.err" "$name=fast"
 
 # Resume: complete records are kept byte for byte, failed ones are redone
 # and their first attempt kept under attempts/.

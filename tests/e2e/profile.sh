@@ -118,6 +118,13 @@ for (cand, label), ops in expect.items():
         m = r["meta"]
         assert m["iterations"] == iters and m["warmups"] == (1 if t1 < 5 else 0), (where, m, t1)
         assert m["overflow_calls"] == 0 and m["tick_hz"] > 0 and m["tick_source"]
+        # The phase's counter rate serves when the ticks are that counter's.
+        cmd = r["command"]
+        given = cmd[cmd.index("--counter-hz") + 1].split("=") if "--counter-hz" in cmd else ["", ""]
+        if given[0] == {"tsc": "tsc-fenced", "cntvct": "cntvct"}.get(m["tick_source"]):
+            assert m["tick_hz_source"] == "phase" and m["tick_hz"] == float(given[1]), (where, m, cmd)
+        else:
+            assert m["tick_hz_source"] == "process", (where, m, cmd)
         ops_n = r["total"]["operations"]
         assert ops_n == iters and r["total"]["ticks"] > 0
         got = {}
