@@ -282,44 +282,44 @@ static void hash_progress(void *arg, unsigned long long done, unsigned long long
 	out_printf("PROGRESS %llu %llu\n", done, total);
 }
 
-/* NGCC_PERF_KAT_2_33_BITS: a stand-in length for KAT_2_33 (tests), a
- * multiple of 64 bits from 64 to 2^33; 0 when unset.  Recorded in the
- * metadata, so a log never passes it off as the official file. */
-static unsigned long long kat_2_33_stand_in(void)
+/* A stand-in for an official size, from the environment variable env
+ * (tests): a decimal number from lo to hi and a multiple of step, else 0
+ * (unset, or not such a number: said on stderr, with `expected`, and the
+ * official size is used).  Recorded in the metadata as meta ("N (stand-in
+ * for <official>, from <env>)"), so a log never passes it off as the
+ * official file. */
+static unsigned long long stand_in(const char *env, unsigned long long lo, unsigned long long hi,
+				   unsigned long long step, const char *expected, const char *meta)
 {
-	const char *v = getenv(KAT_2_33_STAND_IN_ENV);
+	const char *v = getenv(env);
 	if (!v || !*v)
 		return 0;
 	char *end = NULL;
-	unsigned long long bits = strtoull(v, &end, 10);
-	if (*end || bits < 64 || bits % 64 || bits > (1ULL << 33)) {
-		ngcc_error("%s=%s: expected a multiple of 64 bits up to 8589934592; using the "
-			   "official length", KAT_2_33_STAND_IN_ENV, v);
+	unsigned long long n = strtoull(v, &end, 10);
+	if (*end || *v == '-' || n < lo || n > hi || n % step) {
+		ngcc_error("%s=%s: expected %s", env, v, expected);
 		return 0;
 	}
-	out_field("kat_2_33_bits", "%llu (stand-in for 8589934592, from %s)", bits,
-		  KAT_2_33_STAND_IN_ENV);
-	return bits;
+	out_field(meta, "%llu (stand-in for %llu, from %s)", n, hi, env);
+	return n;
 }
 
-/* NGCC_PERF_KAT_LOOP_ITERATIONS: a stand-in iteration count for KAT_Loop
- * (tests), 1 to 10^6; 0 when unset.  Recorded in the metadata like the
- * KAT_2_33 stand-in. */
+/* NGCC_PERF_KAT_2_33_BITS: KAT_2_33's message, a multiple of 64 bits up
+ * to the official 2^33. */
+static unsigned long long kat_2_33_stand_in(void)
+{
+	return stand_in(KAT_2_33_STAND_IN_ENV, 64, 1ULL << 33, 64,
+			"a multiple of 64 bits up to 8589934592; using the official length",
+			"kat_2_33_bits");
+}
+
+/* NGCC_PERF_KAT_LOOP_ITERATIONS: KAT_Loop's iterations, 1 to the official
+ * 10^6. */
 static unsigned long kat_loop_stand_in(void)
 {
-	const char *v = getenv(KAT_LOOP_STAND_IN_ENV);
-	if (!v || !*v)
-		return 0;
-	char *end = NULL;
-	unsigned long n = strtoul(v, &end, 10);
-	if (*end || *v == '-' || n < 1 || n > KAT_HASH_LOOP_ITERATIONS) {
-		ngcc_error("%s=%s: expected an iteration count from 1 to %lu; using the official "
-			   "count", KAT_LOOP_STAND_IN_ENV, v, KAT_HASH_LOOP_ITERATIONS);
-		return 0;
-	}
-	out_field("kat_loop_iterations", "%lu (stand-in for %lu, from %s)", n,
-		  KAT_HASH_LOOP_ITERATIONS, KAT_LOOP_STAND_IN_ENV);
-	return n;
+	return (unsigned long)stand_in(KAT_LOOP_STAND_IN_ENV, 1, KAT_HASH_LOOP_ITERATIONS, 1,
+				       "an iteration count from 1 to 1000000; using the official count",
+				       "kat_loop_iterations");
 }
 
 /* A hash: one KAT file (--hash-file), or the ICCS baseline's self-test. */
