@@ -103,6 +103,13 @@ $(COMPILER_STAMP): FORCE
 # always built without our sanitizers) is made once, in the plain tree obj/
 # and bin/; the SAN=1 and FUZZ=1 builds take it from there with this.
 MAKE_IN_PLAIN_TREE = $(MAKE) --no-print-directory SAN=0 FUZZ=0 O=obj BIN=bin
+# The recipe of a program of that kind in another tree: made in the plain
+# tree, copied when it differs.
+define COPY_FROM_PLAIN_TREE
+	+$(MAKE_IN_PLAIN_TREE) bin/$(@F)
+	@mkdir -p $(@D)
+	cmp -s bin/$(@F) $@ || cp -p bin/$(@F) $@
+endef
 
 $(O)/libngcc.a: $(LIB_OBJS) $(RT_OBJS)
 	@mkdir -p $(@D)

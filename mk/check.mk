@@ -48,9 +48,7 @@ $(BIN)/ngcc-perf-check-asan: $(CHECKPROG_ASAN_OBJS)
 		$(CHECKPROG_ASAN_OBJS) -ljansson -ldl
 else
 $(BIN)/ngcc-perf-check $(BIN)/ngcc-perf-check-asan: FORCE
-	$(MAKE_IN_PLAIN_TREE) bin/$(@F)
-	@mkdir -p $(@D)
-	cmp -s bin/$(@F) $@ || cp -p bin/$(@F) $@
+	$(COPY_FROM_PLAIN_TREE)
 endif
 
 all: $(BIN)/ngcc-perf-check $(BIN)/ngcc-perf-check-asan

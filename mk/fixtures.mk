@@ -42,7 +42,7 @@ $(FIXTURES)/.stamp: $$(FIXTURE_TOOLS) $(if $(FIXTURES_STALE),fixtures-force)
 	touch $@
 else
 $(FIXTURES)/.stamp: FORCE
-	$(MAKE_IN_PLAIN_TREE) fixtures
+	+$(MAKE_IN_PLAIN_TREE) fixtures
 endif
 
 .PHONY: fixtures fixtures-force

@@ -28,9 +28,7 @@ $(BIN)/ngcc-perf-memory: $(MEMPROG_OBJS) $(MEMPROG_DYNLIST)
 		-Wl,--as-needed -o $@ $(MEMPROG_OBJS) -ljansson -ldl -lpthread
 else
 $(BIN)/ngcc-perf-memory: FORCE
-	$(MAKE_IN_PLAIN_TREE) bin/$(@F)
-	@mkdir -p $(@D)
-	cmp -s bin/$(@F) $@ || cp -p bin/$(@F) $@
+	$(COPY_FROM_PLAIN_TREE)
 endif
 
 all: $(BIN)/ngcc-perf-memory
