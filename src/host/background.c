@@ -2,6 +2,7 @@
  * benchmark CPU and derive the per-trial allowance. */
 #include "host/background.h"
 #include "evidence/json.h"
+#include "host/clock.h"
 #include "host/spin.h"
 #include "host/threadcounts.h"
 #include "util/util.h"
@@ -52,12 +53,13 @@ static void *spin_windows(void *arg)
 		return NULL;
 	}
 	/* One untimed window first: the move onto the CPU is not background. */
-	spin_until(mono_now() + 0.02);
+	job->out->window_s = BACKGROUND_WINDOW_S * host_probe_scale();
+	spin_until(mono_now() + 0.02 * host_probe_scale());
 	for (int i = 0; i < BACKGROUND_WINDOWS; i++) {
 		struct thread_counts a, b;
 		thread_counts_read(&a);
 		double c0 = thread_cpu_s(), t0 = mono_now();
-		spin_until(t0 + BACKGROUND_WINDOW_S);
+		spin_until(t0 + job->out->window_s);
 		double t1 = mono_now(), c1 = thread_cpu_s();
 		thread_counts_read(&b);
 		struct background_window *w = &job->out->w[i];
@@ -131,7 +133,7 @@ json_t *background_json(const struct background *b)
 	json_object_set_new(j, "utc", json_string(b->utc));
 	json_object_set_new(j, "method", json_string("a thread pinned to the benchmark CPU spins in user mode; "
 						     "getrusage(RUSAGE_THREAD) and migrations per window"));
-	json_object_set_new(j, "window_s", json_real(BACKGROUND_WINDOW_S));
+	json_object_set_new(j, "window_s", json_real(b->window_s));
 	json_object_set_new(j, "min_cpu_share", json_real(BACKGROUND_MIN_SHARE));
 	json_object_set_new(j, "windows", ws);
 	json_object_set_new(j, "migrations_source", json_string(b->migrations_source));
@@ -150,6 +152,7 @@ int background_from_json(const json_t *j, struct background *out)
 	if (!json_is_object(j) || !json_is_array(ws) || json_array_size(ws) > BACKGROUND_WINDOWS)
 		return -1;
 	out->cpu = (int)jget_int(j, "cpu", -1);
+	out->window_s = jget_real(j, "window_s", BACKGROUND_WINDOW_S);
 	snprintf(out->utc, sizeof out->utc, "%s", jget_str(j, "utc", ""));
 	snprintf(out->migrations_source, sizeof out->migrations_source, "%s",
 		 jget_str(j, "migrations_source", ""));

@@ -46,6 +46,7 @@ struct background_window {
 struct background {
 	int cpu;
 	char utc[32];
+	double window_s;                 /* BACKGROUND_WINDOW_S × host_probe_scale() */
 	int n_windows;
 	struct background_window w[BACKGROUND_WINDOWS];
 	char migrations_source[64];
@@ -55,7 +56,8 @@ struct background {
 	int contended;                   /* fewer than half were: the rates are 0 */
 };
 
-/* Spin BACKGROUND_WINDOWS windows of BACKGROUND_WINDOW_S seconds on a
+/* Spin BACKGROUND_WINDOWS windows of BACKGROUND_WINDOW_S seconds (scaled by
+ * NGCC_PERF_HOST_PROBE_SCALE, host/clock.h) on a
  * thread pinned to cpu (the caller holds the CPU's lock).  0, or -1 with
  * *err (malloc'd) when the thread cannot be pinned there. */
 int background_measure(int cpu, struct background *out, char **err);

@@ -355,7 +355,8 @@ json_t *env_capture_opts(int cpu, const struct counter *c, const struct env_opts
 
 json_t *env_capture(int cpu, const struct counter *c)
 {
-	const struct env_opts o = ENV_OPTS_DEFAULT;
+	struct env_opts o = ENV_OPTS_DEFAULT;
+	o.probe_window_ms = host_probe_scaled_ms(o.probe_window_ms);
 
 	return env_capture_opts(cpu, c, &o);
 }

@@ -299,7 +299,9 @@ int host_check_opts(int cpu, const struct host_check_opts *o, struct strlist *pr
 
 int host_check(int cpu, struct strlist *problems, json_t **facts)
 {
-	const struct host_check_opts o = HOST_CHECK_OPTS_DEFAULT;
+	struct host_check_opts o = HOST_CHECK_OPTS_DEFAULT;
+	o.probe_window_ms = host_probe_scaled_ms(o.probe_window_ms);
+	o.steady_spacing_ms = (unsigned)host_probe_scaled_ms((int)o.steady_spacing_ms);
 
 	return host_check_opts(cpu, &o, problems, facts);
 }

@@ -139,6 +139,15 @@ assert c["schema"] == "ngcc-perf/campaign/1"
 assert list(c.keys())[:6] == ["schema", "tool", "system_id", "run_id", "started_utc", "ended_utc"]
 assert c["planning"]["trials"] == 2 and c["planning"]["trial_target_s"] == 0.01
 assert c["environment_at_start"] and c["environment_at_end"]
+# The host probes lasted what NGCC_PERF_HOST_PROBE_SCALE asks (run-tests
+# sets it), and the evidence records the lengths used.
+scale = float(os.environ.get("NGCC_PERF_HOST_PROBE_SCALE") or 1)
+for env in (c["environment_at_start"], c["environment_at_end"]):
+    probe = env["core_clock_hz"]
+    assert probe is None or probe["window_ms"] == max(1, round(50 * scale)), probe
+bg = c["background"]
+assert len(bg) == 1 and abs(bg[0]["window_s"] - 0.125 * scale) < 1e-9, bg
+assert all(w["wall_s"] >= bg[0]["window_s"] for w in bg[0]["windows"]), bg
 m = [ph for ph in c["phases"] if ph["phase"] == "measure"]
 assert len(m) == 1 and m[0]["exit_code"] == 1 and m[0]["ended_utc"], c["phases"]
 if c["host_problems"]:

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "host/background.h"
+#include "host/clock.h"
 
 static void test_rates_and_json(void **state)
 {
@@ -73,8 +74,9 @@ static void test_probe(void **state)
 	assert_int_equal(background_measure(cpu, &b, &err), 0);
 	assert_int_equal(b.n_windows, BACKGROUND_WINDOWS);
 	assert_int_equal(b.cpu, cpu);
+	assert_true(b.window_s == BACKGROUND_WINDOW_S * host_probe_scale());
 	for (int i = 0; i < b.n_windows; i++) {
-		assert_true(b.w[i].wall_s >= BACKGROUND_WINDOW_S);
+		assert_true(b.w[i].wall_s >= b.window_s);
 		assert_true(b.w[i].cpu_s > 0 && b.w[i].cpu_s <= b.w[i].wall_s + 0.01);
 		assert_true(b.w[i].invol_switches >= 0);
 		assert_true(b.w[i].migrations >= 0);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -271,6 +272,28 @@ static void test_probe_steadiness_rule(void **state)
 	assert_false(host_probe_is_steady(&p));
 	p.median = 0;
 	assert_false(host_probe_is_steady(&p));
+}
+
+/* NGCC_PERF_HOST_PROBE_SCALE: a factor from 0.01 to 10, nothing else. */
+static void test_probe_scale_parse(void **state)
+{
+	double f = 7;
+
+	(void)state;
+	assert_int_equal(host_probe_scale_parse("0.1", &f), 0);
+	assert_true(f == 0.1);
+	assert_int_equal(host_probe_scale_parse("10", &f), 0);
+	assert_true(f == 10);
+	assert_int_equal(host_probe_scale_parse("0.01", &f), 0);
+	assert_true(f == 0.01);
+	static const char *const bad[] = { "", "0", "0.009", "10.5", "-1", "0.2x", "x", "nan", "1e9" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		f = 7;
+		assert_int_equal(host_probe_scale_parse(bad[i], &f), -1);
+		assert_true(f == 7);
+	}
+	assert_int_equal(host_probe_scaled_ms(5000), (int)lround(5000 * host_probe_scale()));
+	assert_true(host_probe_scaled_ms(1) >= 1);
 }
 
 /* ---- environment block on the fake tree ----------------------------- */
@@ -661,6 +684,7 @@ int main(void)
 		TREE(test_hypervisor_flag_and_type),
 		TREE(test_steady_clock_fails_only_if_all_probes_fail),
 		cmocka_unit_test(test_probe_steadiness_rule),
+		cmocka_unit_test(test_probe_scale_parse),
 		TREE(test_env_block_from_tree),
 		cmocka_unit_test(test_env_capture_real_host_short_probe),
 		cmocka_unit_test(test_clock_text_forms),
