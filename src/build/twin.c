@@ -25,6 +25,7 @@ static const char *const wrap_symbol = "get_random_number";
 
 struct twin_ctx {
 	const char *ws;
+	char *ws_map;              /* -ffile-prefix-map=<the workspace, resolved>=. */
 	const json_t *entry;
 	const char *cand;
 	char *stem;
@@ -66,25 +67,35 @@ static void log_command(struct twin_ctx *c, const struct strlist *argv, const ch
 /* ---- compiling ---------------------------------------------------------- */
 
 /* Debug information names our runtime sources <ngcc-perf>/…, not where
- * ngcc-perf is installed (as our evidence does), so the twins, their
- * stacks and the sanitizer reports show the same paths everywhere. */
-static char *prefix_map_flag(void)
+ * ngcc-perf is installed (as our evidence does), and the workspace —
+ * the compiler's working directory, recorded as the compilation directory
+ * — "." (candidate sources are compiled by their workspace-relative
+ * names), so the twins, their stacks and the sanitizer reports show the
+ * same paths everywhere, and a twin's objects are the same in every
+ * workspace (a compiler cache reuses them).  GCC applies the last map that
+ * matches: the workspace's goes last, as it may lie inside ngcc-perf's
+ * tree. */
+static void push_prefix_maps(const struct twin_ctx *c, struct strlist *argv)
 {
-	return xasprintf("-ffile-prefix-map=%s=%s", ngcc_home(), NGCC_TREE_TAG);
+	sl_push_owned(argv, xasprintf("-ffile-prefix-map=%s=%s", ngcc_home(), NGCC_TREE_TAG));
+	sl_push(argv, c->ws_map);
 }
 
-/* argv as the record shows it: argv_recorded(), and the prefix map,
- * whose old directory ends at '=' rather than at a path boundary, written
- * -ffile-prefix-map=<ngcc-perf>=<ngcc-perf>. */
-static json_t *recorded(const struct strlist *argv)
+/* argv as the record shows it: argv_recorded(), and the prefix maps,
+ * whose old directories end at '=' rather than at a path boundary,
+ * written -ffile-prefix-map=<ngcc-perf>=<ngcc-perf> and
+ * -ffile-prefix-map=<workspace>=. */
+static json_t *recorded(const struct twin_ctx *c, const struct strlist *argv)
 {
 	json_t *a = argv_recorded(argv);
-	size_t i;
-	json_t *v;
-	json_array_foreach(a, i, v)
-		if (str_starts_with(json_string_value(v), "-ffile-prefix-map="))
+	for (size_t i = 0; i < argv->n; i++) {
+		const char *s = argv->items[i];
+		if (!strcmp(s, c->ws_map))
+			json_array_set_new(a, i, json_string("-ffile-prefix-map=<workspace>=."));
+		else if (str_starts_with(s, "-ffile-prefix-map="))
 			json_array_set_new(a, i, json_sprintf("-ffile-prefix-map=%s=%s", NGCC_TREE_TAG,
 							      NGCC_TREE_TAG));
+	}
 	return a;
 }
 
@@ -115,7 +126,7 @@ static void twin_compile_argv(struct twin_ctx *c, const json_t *cmd, const char 
 	}
 	for (; *flags; flags++)
 		sl_push(argv, *flags);
-	sl_push_owned(argv, prefix_map_flag());
+	push_prefix_maps(c, argv);
 }
 
 /* Run the jobs, at most c->jobs at a time; the first failure's message in
@@ -175,7 +186,7 @@ static int compile_set(struct twin_ctx *c, const char *sub, const char *const *f
 	for (size_t i = 0; i < n; i++) {
 		twin_compile_argv(c, json_array_get(cmds, i), objdir, flags, &js[i].argv,
 				  !strcmp(sub, "debug"));
-		json_array_append_new(*shown, recorded(&js[i].argv));
+		json_array_append_new(*shown, recorded(c, &js[i].argv));
 	}
 	rc = run_jobs(c, js, n, err);
 out:
@@ -194,11 +205,11 @@ static int compile_ctwrap(struct twin_ctx *c, const char *obj, json_t *shown, ch
 	const char *fl[] = { "cc", "-std=c11", "-O2", "-g", "-fPIC", "-Wall", "-Wextra", "-c" };
 	for (size_t i = 0; i < sizeof fl / sizeof *fl; i++)
 		sl_push(&j.argv, fl[i]);
-	sl_push_owned(&j.argv, prefix_map_flag());
+	push_prefix_maps(c, &j.argv);
 	sl_push_owned(&j.argv, path_join(ngcc_home(), "src/runtime/ctwrap.c"));
 	sl_push(&j.argv, "-o");
 	sl_push(&j.argv, obj);
-	json_array_append_new(shown, recorded(&j.argv));
+	json_array_append_new(shown, recorded(c, &j.argv));
 	int rc = run_jobs(c, &j, 1, err);
 	if (rc > 0) {
 		char *e = *err;
@@ -376,7 +387,8 @@ static char *recipe(void)
 		sb_addf(&sb, "debug %s; ", *f);
 	for (const char *const *f = asan_flags; *f; f++)
 		sb_addf(&sb, "asan %s; ", *f);
-	sb_addf(&sb, "all -ffile-prefix-map=<home>=%s; ct --wrap=%s", NGCC_TREE_TAG, wrap_symbol);
+	sb_addf(&sb, "all -ffile-prefix-map=<home>=%s -ffile-prefix-map=<workspace>=.; ct --wrap=%s",
+		NGCC_TREE_TAG, wrap_symbol);
 	return sb_detach(&sb);
 }
 
@@ -463,6 +475,7 @@ static int usable_entry(struct twin_ctx *c, struct twin_set *out)
 
 static void ctx_free(struct twin_ctx *c)
 {
+	free(c->ws_map);
 	free(c->stem);
 	free(c->dir);
 	free(c->timed);
@@ -492,6 +505,11 @@ int twin_build(const char *workspace, const json_t *entry, int jobs, struct twin
 	memset(&c, 0, sizeof c);
 	memset(out, 0, sizeof *out);
 	c.ws = workspace;
+	/* The compiler's working directory as it records it: symbolic links
+	 * resolved. */
+	char *real = realpath(workspace, NULL);
+	c.ws_map = xasprintf("-ffile-prefix-map=%s=.", real ? real : workspace);
+	free(real);
 	c.entry = entry;
 	c.jobs = jobs > 0 ? jobs : 1;
 	if (usable_entry(&c, out)) {

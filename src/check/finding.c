@@ -15,9 +15,13 @@
 /* ---- paths and frames -------------------------------------------------- */
 
 /* A relative path is the compiler's: workspace-relative for candidate
- * code, ngcc-perf-relative for our own programs (built in our tree). */
+ * code, ngcc-perf-relative for our own programs (built in our tree).  The
+ * check twins' debug information names the workspace "." (build/twin.c),
+ * so their paths come as ./candidates/…: shown without the "./". */
 static char *relative_shown(const char *workspace, const char *p)
 {
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
 	char *in_ws = path_join(workspace, p), *in_home = path_join(ngcc_home(), p);
 	char *out = !path_exists(in_ws) && path_exists(in_home) ? xasprintf("%s/%s", NGCC_TREE_TAG, p)
 								   : xstrdup(p);
