@@ -496,14 +496,14 @@ cp "$ws/conf.bak" "$conf"
 ngcc add "$NGCC_FIXTURES/hostile/HostileKEM" --id hostile >/dev/null
 ngcc build hostile >/dev/null 2>&1 || true
 rc=0
-ngcc check hostile --only functional --rounds 20 --timeout 5 >"$ws/h.out" 2>&1 || rc=$?
+ngcc check hostile --only functional --rounds 20 --timeout 2 >"$ws/h.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "hostile exit $rc: $(cat "$ws/h.out")"
 grep -q "^CHECK hostile CrashEnc functional 1 finding(s)" "$ws/h.out" || fail "crash: $(cat "$ws/h.out")"
 grep -q "^  enc: crash \[round 0\] — the process ended inside the call: killed by signal 11" "$ws/h.out" ||
 	fail "crash finding: $(cat "$ws/h.out")"
 grep -q "^  keygen: crash \[round 0\] — the process ended inside the call: exit 0" "$ws/h.out" ||
 	fail "exit finding: $(cat "$ws/h.out")"
-grep -q "^CHECK hostile HangDec functional timeout: timed out after 5 s during kem_dec" "$ws/h.out" ||
+grep -q "^CHECK hostile HangDec functional timeout: timed out after 2 s during kem_dec" "$ws/h.out" ||
 	fail "hang: $(cat "$ws/h.out")"
 grep -q "^CHECK hostile OverrunCt functional 1 finding(s)" "$ws/h.out" || fail "overrun: $(cat "$ws/h.out")"
 grep -q "^  enc: canaries \[round 0\] — wrote past the end of ct" "$ws/h.out" || fail "canary: $(cat "$ws/h.out")"

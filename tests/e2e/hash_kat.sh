@@ -41,7 +41,7 @@ grep -qx 'digest_bits = 256' "$ws/candidates/hh/candidate.conf" || fail "no dige
 	fail "expected 4 kat_file lines per instance"
 ngcc build hh >"$ws/build.out" 2>&1 || { cat "$ws/build.out"; fail "build failed"; }
 rc=0
-ngcc kat hh --timeout 3 --no-fallback >"$ws/kat.out" 2>"$ws/kat.err" || rc=$?
+ngcc kat hh --timeout 2 --no-fallback >"$ws/kat.out" 2>"$ws/kat.err" || rc=$?
 cat "$ws/kat.out"
 [ "$rc" = 1 ] || fail "kat exited $rc, expected 1"
 expect hh HH-Good PASS "$ws/kat.out"
@@ -52,7 +52,7 @@ grep -q '^RESULT hh HH-DropBits MISMATCH KAT_2_12: MISMATCH first difference at 
 	fail "HH-DropBits: the detail does not name KAT_2_12's first difference and the passing files"
 grep -q '^RESULT hh HH-CrashLong CRASH KAT_2_33: CRASH killed by signal 11 (SIGSEGV); KAT_2_12, KAT_2_23, KAT_Loop: PASS$' "$ws/kat.out" ||
 	fail "HH-CrashLong: the crash in KAT_2_33 must not hide the other files"
-grep -q '^RESULT hh HH-Slow TIMEOUT KAT_Loop: TIMEOUT timed out after 3 s; KAT_2_12, KAT_2_23, KAT_2_33: PASS$' "$ws/kat.out" ||
+grep -q '^RESULT hh HH-Slow TIMEOUT KAT_Loop: TIMEOUT timed out after 2 s; KAT_2_12, KAT_2_23, KAT_2_33: PASS$' "$ws/kat.out" ||
 	fail "HH-Slow: KAT_Loop's timeout must not hide the other files"
 for tag in KAT_2_12 KAT_2_23 KAT_2_33 KAT_Loop; do
 	file_line hh HH-Good "$tag" PASS

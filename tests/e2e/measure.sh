@@ -22,7 +22,7 @@ trap cleanup EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only: the memory pass that follows measure is memory.sh's subject.
-plan=(--trial-target 0.01 --trials 2 --disturbed-retries 0 --max-timeout 3 --no-memory-pass --allow-unfixed-host=test)
+plan=(--trial-target 0.01 --trials 2 --disturbed-retries 0 --max-timeout 2 --no-memory-pass --allow-unfixed-host=test)
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"
