@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 ws=$tmp/ws
 campaign() {
 	"$NGCC_BIN/ngcc-perf" -C "$ws" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/c \
-		--trial-target 0.01 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test "$@"
+		--trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test "$@"
 }
 
 shared_copy example-campaign "$ws" "$tmp/first"

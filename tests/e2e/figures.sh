@@ -94,6 +94,6 @@ cp "$ws/campaign.json.orig" "$ws/runs/c/campaign.json"
 rc=0
 ngcc measure --run runs/c --trial-target 0.3 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test >"$ws/m.out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "measure with another trial target exited $rc: $(cat "$ws/m.out")"
-grep -q "planning constant trial_target_s is 0.01 in this run, 0.3 now" "$ws/m.out" ||
+grep -q "planning constant trial_target_s is 0.002 in this run, 0.3 now" "$ws/m.out" ||
 	fail "refusal: $(cat "$ws/m.out")"
 echo "figures: ok"

@@ -137,7 +137,7 @@ done
 edit_record "$tmp/w2/runs/c/$rec" mean_seconds 0.001
 edit_record "$tmp/w2/runs/c/$rec" trials '[{"calls": -3, "ns": 5}]'
 # (a measurement: it may wait for a CPU other suites on the host measure on)
-QUICK=900 run 0 "$ngcc" -C "$tmp/w2" measure --run runs/c --trial-target 0.01 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test
+QUICK=900 run 0 "$ngcc" -C "$tmp/w2" measure --run runs/c --trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test
 has "$tmp/err" "corrupt record"
 has "$tmp/err" "trials[0].calls"
 python3 - "$tmp/w2/runs/c/$rec" <<'EOF' || fail "measure resume kept the record with a negative call count"
@@ -151,10 +151,10 @@ case_ 11
 # corrupt build.json stops build before it prints "ok", with the remedy.
 rm -rf "$tmp/w3" && cp -a "$ws" "$tmp/w3"
 echo '{"schema": "ngcc-perf/campaign/1", "phases": 7' >"$tmp/w3/runs/c/campaign.json"
-run 3 "$ngcc" -C "$tmp/w3" measure --run runs/c --trial-target 0.01 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test
+run 3 "$ngcc" -C "$tmp/w3" measure --run runs/c --trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test
 has "$tmp/err" "campaign.json"
 echo '{"schema": "ngcc-perf/campaign/1", "phases": 7}' >"$tmp/w3/runs/c/campaign.json"
-run 3 "$ngcc" -C "$tmp/w3" measure --run runs/c --trial-target 0.01 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test
+run 3 "$ngcc" -C "$tmp/w3" measure --run runs/c --trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test
 has "$tmp/err" "phases is an integer"
 echo 'not json' >"$tmp/w3/build/$cand/build.json"
 run 3 "$ngcc" -C "$tmp/w3" build

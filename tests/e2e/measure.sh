@@ -22,7 +22,7 @@ trap cleanup EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only: the memory pass that follows measure is memory.sh's subject.
-plan=(--trial-target 0.01 --trials 2 --disturbed-retries 0 --max-timeout 2 --no-memory-pass --allow-unfixed-host=test)
+plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --max-timeout 2 --no-memory-pass --allow-unfixed-host=test)
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"
@@ -137,7 +137,7 @@ assert len(cal["process"]["trials"]) == 1 and cal["process"]["trials"][0]["calls
 c = load("campaign.json")
 assert c["schema"] == "ngcc-perf/campaign/1"
 assert list(c.keys())[:6] == ["schema", "tool", "system_id", "run_id", "started_utc", "ended_utc"]
-assert c["planning"]["trials"] == 2 and c["planning"]["trial_target_s"] == 0.01
+assert c["planning"]["trials"] == 2 and c["planning"]["trial_target_s"] == 0.002
 assert c["environment_at_start"] and c["environment_at_end"]
 # The host probes lasted what NGCC_PERF_HOST_PROBE_SCALE asks (run-tests
 # sets it), and the evidence records the lengths used.
@@ -242,7 +242,7 @@ EOF
 # An unfixed host is refused without the override.
 if ! ngcc check-host >/dev/null 2>&1; then
 	rc=0
-	ngcc measure --run runs/u --trial-target 0.01 --trials 2 --disturbed-retries 0 >"$ws/m4.out" 2>&1 || rc=$?
+	ngcc measure --run runs/u --trial-target 0.002 --trials 2 --disturbed-retries 0 >"$ws/m4.out" 2>&1 || rc=$?
 	[ "$rc" = 2 ] || fail "unfixed host: exit $rc, expected 2"
 	grep -q "refusing to measure on an unfixed host" "$ws/m4.out" || fail "refusal text: $(cat "$ws/m4.out")"
 	[ ! -e "$ws/runs/u/campaign.json" ] || fail "a refused measure wrote campaign.json"
