@@ -52,9 +52,9 @@ static void *spin_windows(void *arg)
 		job->err = errno;
 		return NULL;
 	}
-	/* One untimed window first: the move onto the CPU is not background. */
-	job->out->window_s = BACKGROUND_WINDOW_S * host_probe_scale();
-	spin_until(mono_now() + 0.02 * host_probe_scale());
+	/* One untimed window first (20 ms at the default window length): the
+	 * move onto the CPU is not background. */
+	spin_until(mono_now() + 0.02 * (job->out->window_s / BACKGROUND_WINDOW_S));
 	for (int i = 0; i < BACKGROUND_WINDOWS; i++) {
 		struct thread_counts a, b;
 		thread_counts_read(&a);
@@ -101,6 +101,9 @@ int background_measure(int cpu, struct background *out, char **err)
 	utc_now_iso(out->utc);
 	snprintf(out->migrations_source, sizeof out->migrations_source, "%s",
 		 thread_counts_migrations_source());
+	/* Read here, not on the probe thread: host_probe_scale() reads the
+	 * environment once and keeps the factor. */
+	out->window_s = BACKGROUND_WINDOW_S * host_probe_scale();
 	struct spin_job job = { cpu, out, 0 };
 	pthread_t th;
 	int rc = pthread_create(&th, NULL, spin_windows, &job);
