@@ -88,6 +88,10 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/builtin
+# Start a submitted batch job at once rather than after up to 3 s of
+# batching (measured here: an array of two 1 s jobs and a job depending on
+# it took 5.0 s by default, 4.1 s with this).
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 MpiDefault=none
