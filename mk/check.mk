@@ -11,9 +11,10 @@
 # Objects live apart ($(O)/checkprog/, $(O)/checkprog-asan/) so SAN=1
 # builds do not change either program.  Neither depends on the tree, so only
 # the plain tree compiles them; the other trees copy its programs (the
-# ASan+UBSan tree compiled the same 2 x 12 objects again for `make check`).  Both are compiled with `cc`, the
-# compiler `ngcc-perf build` and `check` compile candidates with, whatever
-# CC builds the rest (`make check CC=clang`): the ASan program must share
+# ASan+UBSan tree compiled the same 2 x 12 objects again for `make check`).
+# Both are compiled with `cc`, the compiler `ngcc-perf build` and `check`
+# compile candidates with, whatever CC builds the rest (`make check
+# CC=clang`): the ASan program must share
 # the AddressSanitizer runtime of the instance it loads, and valgrind
 # (Debian 12: 3.19) reads the program's debug information, so it is DWARF 4
 # (clang 14's DWARF 5 makes valgrind give up).

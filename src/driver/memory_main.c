@@ -468,7 +468,7 @@ static int stack_open(struct painted_stack *s, int full_scan)
 	mprotect(s->map, s->page, PROT_NONE);
 	s->lo = s->map + s->page;
 	stack_paint(s->lo, s->len);
-	stack_scan_open(&s->scan, s->lo, s->len, s->page, NULL, full_scan);
+	stack_scan_open(&s->scan, s->lo, s->len, NULL, full_scan);
 	return 0;
 }
 

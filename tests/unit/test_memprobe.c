@@ -92,7 +92,7 @@ static void painted_open(struct painted *p, const char *pagemap, int full_scan)
 	p->lo = mmap(NULL, p->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(p->lo != MAP_FAILED);
 	stack_paint(p->lo, p->len);
-	stack_scan_open(&p->scan, p->lo, p->len, p->page, pagemap, full_scan);
+	stack_scan_open(&p->scan, p->lo, p->len, pagemap, full_scan);
 }
 
 static void painted_close(struct painted *p)

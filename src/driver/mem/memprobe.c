@@ -166,13 +166,12 @@ static int check_tracking(struct stack_scan *s, const char **step)
 	return protect_from(s, 0);
 }
 
-void stack_scan_open(struct stack_scan *s, void *lo, size_t len, size_t page,
-		     const char *pagemap, int full_scan)
+void stack_scan_open(struct stack_scan *s, void *lo, size_t len, const char *pagemap,
+		     int full_scan)
 {
 	memset(s, 0, sizeof *s);
 	s->lo = lo;
 	s->len = len;
-	s->page = page;
 	s->uffd = s->pagemap = -1;
 	if (full_scan) {
 		snprintf(s->method, sizeof s->method, "full scan (requested)");

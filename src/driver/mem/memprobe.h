@@ -6,8 +6,8 @@
  *    after a call the deepest overwritten word (stacks grow down) gives
  *    how many bytes below the top were used;
  *  - where that word is looked for (struct stack_scan): from the lowest
- *    page the call wrote, by the kernel's soft-dirty bits, or else in the
- *    whole stack; both give the same figure;
+ *    page the call wrote, as the kernel's write-protect tracking reports
+ *    it, or else in the whole stack; both give the same figure;
  *  - heap counting: a fixed open-addressing table of the blocks allocated
  *    while counting is on (pointer → requested size), so frees of those
  *    blocks lower the live total; the peak of the live total and the
@@ -44,18 +44,18 @@ void stack_repaint(void *lo, size_t len, size_t used);
  * every call scans the whole stack; method says which was used. */
 struct stack_scan {
 	unsigned char *lo;
-	size_t len, page;
+	size_t len;
 	int uffd, pagemap;   /* both open, or -1: whole-stack scans */
 	size_t low;          /* offset of the lowest page the last call wrote */
 	char method[200];
 };
 
-/* [lo, lo + len): a painted stack, lo and len multiples of page.
+/* [lo, lo + len): a painted stack, lo and len multiples of the page size.
  * pagemap names the file for PAGEMAP_SCAN (NULL: /proc/self/pagemap; tests
  * pass another to make the tracking unavailable); full_scan: whole-stack
  * scans even where the tracking works.  Leaves the stack painted. */
-void stack_scan_open(struct stack_scan *s, void *lo, size_t len, size_t page,
-		     const char *pagemap, int full_scan);
+void stack_scan_open(struct stack_scan *s, void *lo, size_t len, const char *pagemap,
+		     int full_scan);
 /* After a call: stack_used(lo, len), read from the lowest written page. */
 size_t stack_scan_used(struct stack_scan *s);
 /* After stack_repaint: the writes that count start now. */
