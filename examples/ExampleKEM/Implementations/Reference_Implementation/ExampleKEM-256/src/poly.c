@@ -34,26 +34,117 @@ void poly_sub(poly *r, const poly *a, const poly *b)
 }
 
 /*
- * Products with i + j < N land on X^(i+j); the others wrap around with a
- * minus sign since X^N = -1.  Both sums stay below 256 * (q-1)^2 < 2^32.
+ * Multiplication through the number-theoretic transform: q - 1 = 3328 is a
+ * multiple of 256, so 17 (a primitive 256th root of unity mod q) splits
+ * X^256 + 1 into 128 factors X^2 - g.  The transform maps a polynomial to
+ * its 128 residues mod those factors; a product is then 128 products of
+ * degree-1 polynomials.  The result is exactly the schoolbook product mod
+ * (X^N + 1, q): only the number of multiplications changes (about 2,800
+ * instead of 65,536).  Every step reduces with % Q by a constant, which
+ * compiles to multiplications, never to a branch on the data.
  */
+
+/* ZETAS[k] = 17^bitrev7(k) mod q, in the order the butterflies use them. */
+static const uint16_t ZETAS[128] = {
+	1, 1729, 2580, 3289, 2642, 630, 1897, 848, 1062, 1919, 193, 797,
+	2786, 3260, 569, 1746, 296, 2447, 1339, 1476, 3046, 56, 2240, 1333,
+	1426, 2094, 535, 2882, 2393, 2879, 1974, 821, 289, 331, 3253, 1756,
+	1197, 2304, 2277, 2055, 650, 1977, 2513, 632, 2865, 33, 1320, 1915,
+	2319, 1435, 807, 452, 1438, 2868, 1534, 2402, 2647, 2617, 1481, 648,
+	2474, 3110, 1227, 910, 17, 2761, 583, 2649, 1637, 723, 2288, 1100,
+	1409, 2662, 3281, 233, 756, 2156, 3015, 3050, 1703, 1651, 2789, 1789,
+	1847, 952, 1461, 2687, 939, 2308, 2437, 2388, 733, 2337, 268, 641,
+	1584, 2298, 2037, 3220, 375, 2549, 2090, 1645, 1063, 319, 2773, 757,
+	2099, 561, 2466, 2594, 2804, 1092, 403, 1026, 1143, 2150, 2775, 886,
+	1722, 1212, 1874, 1029, 2110, 2935, 885, 2154,
+};
+
+/* ZETAS_INV[k] = ZETAS[k]^-1 mod q. */
+static const uint16_t ZETAS_INV[128] = {
+	1, 1600, 40, 749, 2481, 1432, 2699, 687, 1583, 2760, 69, 543,
+	2532, 3136, 1410, 2267, 2508, 1355, 450, 936, 447, 2794, 1235, 1903,
+	1996, 1089, 3273, 283, 1853, 1990, 882, 3033, 2419, 2102, 219, 855,
+	2681, 1848, 712, 682, 927, 1795, 461, 1891, 2877, 2522, 1894, 1010,
+	1414, 2009, 3296, 464, 2697, 816, 1352, 2679, 1274, 1052, 1025, 2132,
+	1573, 76, 2998, 3040, 1175, 2444, 394, 1219, 2300, 1455, 2117, 1607,
+	2443, 554, 1179, 2186, 2303, 2926, 2237, 525, 735, 863, 2768, 1230,
+	2572, 556, 3010, 2266, 1684, 1239, 780, 2954, 109, 1292, 1031, 1745,
+	2688, 3061, 992, 2596, 941, 892, 1021, 2390, 642, 1868, 2377, 1482,
+	1540, 540, 1678, 1626, 279, 314, 1173, 2573, 3096, 48, 667, 1920,
+	2229, 1041, 2606, 1692, 680, 2746, 568, 3312,
+};
+
+static uint16_t mulmod(uint32_t a, uint32_t b)
+{
+	return (uint16_t)(a * b % Q);
+}
+
+/* Cooley-Tukey butterflies, natural order in, bit-reversed order out. */
+static void ntt(uint16_t a[N])
+{
+	int k = 1;
+
+	for (int len = N / 2; len >= 2; len >>= 1) {
+		for (int start = 0; start < N; start += 2 * len) {
+			uint32_t zeta = ZETAS[k++];
+
+			for (int j = start; j < start + len; j++) {
+				uint16_t t = mulmod(zeta, a[j + len]);
+
+				a[j + len] = (uint16_t)((a[j] + Q - t) % Q);
+				a[j] = (uint16_t)((a[j] + t) % Q);
+			}
+		}
+	}
+}
+
+/*
+ * The inverse: each level undone with the inverse of the twiddle the
+ * forward level used on the same block, and the factor 2 of each of the 7
+ * levels removed at the end (128^-1 = 3303 mod q).
+ */
+static void invntt(uint16_t a[N])
+{
+	for (int len = 2; len <= N / 2; len <<= 1) {
+		for (int start = 0; start < N; start += 2 * len) {
+			uint32_t zinv = ZETAS_INV[N / (2 * len) + start / (2 * len)];
+
+			for (int j = start; j < start + len; j++) {
+				uint16_t x = a[j], y = a[j + len];
+
+				a[j] = (uint16_t)((x + y) % Q);
+				a[j + len] = mulmod(zinv, (uint32_t)(x + Q - y));
+			}
+		}
+	}
+	for (int j = 0; j < N; j++)
+		a[j] = mulmod(a[j], 3303);
+}
+
+/* (a0 + a1 X)(b0 + b1 X) mod (X^2 - g). */
+static void basemul(uint16_t r[2], const uint16_t a[2], const uint16_t b[2], uint32_t g)
+{
+	r[0] = (uint16_t)((mulmod(a[0], b[0]) + mulmod(mulmod(a[1], b[1]), g)) % Q);
+	r[1] = (uint16_t)((mulmod(a[0], b[1]) + mulmod(a[1], b[0])) % Q);
+}
+
 void poly_mul_acc(poly *r, const poly *a, const poly *b)
 {
-	uint32_t pos[N], neg[N];
+	uint16_t x[N], y[N], p[N];
 
-	memset(pos, 0, sizeof(pos));
-	memset(neg, 0, sizeof(neg));
-	for (int i = 0; i < N; i++) {
-		uint32_t ai = a->c[i];
-		for (int j = 0; j < N - i; j++)
-			pos[i + j] += ai * b->c[j];
-		for (int j = N - i; j < N; j++)
-			neg[i + j - N] += ai * b->c[j];
+	memcpy(x, a->c, sizeof(x));
+	memcpy(y, b->c, sizeof(y));
+	ntt(x);
+	ntt(y);
+	for (int i = 0; i < N / 4; i++) {
+		uint32_t g = ZETAS[N / 4 + i];
+
+		basemul(p + 4 * i, x + 4 * i, y + 4 * i, g);
+		basemul(p + 4 * i + 2, x + 4 * i + 2, y + 4 * i + 2, Q - g);
 	}
-	for (int k = 0; k < N; k++) {
-		uint32_t t = r->c[k] + pos[k] % Q + Q - neg[k] % Q;
-		r->c[k] = (uint16_t)(t % Q);
-	}
+	invntt(p);
+	for (int k = 0; k < N; k++)
+		r->c[k] = (uint16_t)((r->c[k] + p[k]) % Q);
 }
 
 /*

@@ -32,7 +32,7 @@ typedef struct {
 void poly_zero(poly *r);
 void poly_add(poly *r, const poly *a, const poly *b);
 void poly_sub(poly *r, const poly *a, const poly *b);
-/* r += a * b, schoolbook multiplication modulo X^N + 1. */
+/* r += a * b modulo X^N + 1, through the number-theoretic transform. */
 void poly_mul_acc(poly *r, const poly *a, const poly *b);
 
 /* Uniform polynomial number (i, j) of the public matrix from rho. */
