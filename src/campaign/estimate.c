@@ -77,7 +77,8 @@ static void unit_costs(const struct estimate *est, struct est_unit *u)
 		u->memory_s = S + (double)(memory_calls(t1) + 1) * (2 * t1 + m->memory_call_s) +
 			      m->unit_overhead_s;
 	if (u->need_profile && m->profile)
-		u->profile_s = S + (double)(profile_iterations(t1) + profile_warmups(t1)) * t1 +
+		u->profile_s = S + (double)(profile_iterations(t1, est->planning.trial_target_s) +
+				       profile_warmups(t1)) * t1 +
 			       m->profile_tick_s + m->unit_overhead_s;
 	u->total_s = u->calibrate_s + u->measure_s + u->memory_s + u->profile_s;
 }

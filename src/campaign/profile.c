@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-long profile_iterations(double t1_s)
+long profile_iterations(double t1_s, double target_s)
 {
 	if (t1_s > 60)
 		return 1;
-	double n = t1_s > 0 ? ceil(1 / t1_s) : 1000;
+	double n = t1_s > 0 ? ceil(target_s / t1_s) : 1000;
 	if (n < 3)
 		n = 3;
 	return n > 1000 ? 1000 : (long)n;
@@ -34,9 +34,9 @@ int profile_warmups(double t1_s)
 	return t1_s < 5 ? 1 : 0;
 }
 
-double profile_timeout_s(double t1_s, double setup_s)
+double profile_timeout_s(double t1_s, double setup_s, double target_s)
 {
-	return 3 * (double)(profile_iterations(t1_s) + profile_warmups(t1_s)) * t1_s +
+	return 3 * (double)(profile_iterations(t1_s, target_s) + profile_warmups(t1_s)) * t1_s +
 	       3 * setup_s + 300;
 }
 
@@ -56,9 +56,10 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 {
 	struct engine *e = ph->e;
 	struct child_cmd cmd;
-	long iters = profile_iterations(u->t1_s);
+	double target = e->o.planning.trial_target_s;
+	long iters = profile_iterations(u->t1_s, target);
 	int warm = profile_warmups(u->t1_s);
-	double timeout = engine_timeout(e, profile_timeout_s(u->t1_s, u->setup_s));
+	double timeout = engine_timeout(e, profile_timeout_s(u->t1_s, u->setup_s, target));
 	child_cmd_init(&cmd, PROFILE_DRIVER_NAME);
 	child_cmd_arg(&cmd, "--lib");
 	child_cmd_arg(&cmd, ir->library);

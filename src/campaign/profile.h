@@ -23,11 +23,14 @@
 #define RELINK_FAILED_KIND "relink-failed"
 #define RELINK_FAILED_VERSION 1
 
-/* Iterations and warm-ups of the profile driver from t1 (docs/method.md §10.3). */
-long profile_iterations(double t1_s);
+/*
+ * Iterations and warm-ups of the profile driver from t1 and the plan's
+ * trial target (docs/method.md §10.3): the profile is about one trial long.
+ */
+long profile_iterations(double t1_s, double target_s);
 int profile_warmups(double t1_s);
 /* 3 (iters + warm-ups) t1 + 3 S + 300 s */
-double profile_timeout_s(double t1_s, double setup_s);
+double profile_timeout_s(double t1_s, double setup_s, double target_s);
 
 /*
  * Run the phase with the measuring phases' options (workspace, --run,

@@ -60,8 +60,8 @@ static void test_unit_phases(void **state)
 	assert_near(u->calibrate_s, 1e-3 + 0.01 + 0.5);
 	assert_near(u->measure_s, pl.estimated_s + 0.5);
 	assert_near(u->memory_s, 0.01 + (double)(memory_calls(1e-3) + 1) * (2e-3 + m.memory_call_s) + 0.5);
-	assert_near(u->profile_s, 0.01 + (double)(profile_iterations(1e-3) + profile_warmups(1e-3)) * 1e-3
-		    + 0.1 + 0.5);
+	/* The default trial target, 1 s: 1000 iterations of 1 ms. */
+	assert_near(u->profile_s, 0.01 + (double)(1000 + profile_warmups(1e-3)) * 1e-3 + 0.1 + 0.5);
 	assert_near(u->total_s, u->calibrate_s + u->measure_s + u->memory_s + u->profile_s);
 	const struct est_unit *d = &est.units[1];
 	assert_near(d->calibrate_s, 0);
@@ -73,6 +73,21 @@ static void test_unit_phases(void **state)
 	/* one worker: the whole work plus three phases and the probe */
 	assert_near(est.wall_s[1], est.instances[0].total_s + 3 * 2 + 1);
 	est_free(&est);
+}
+
+/* About one trial target of work, 3 to 1000 iterations; one beyond 60 s. */
+static void test_profile_iterations(void **state)
+{
+	(void)state;
+	assert_int_equal(profile_iterations(1e-3, 1.0), 1000);
+	assert_int_equal(profile_iterations(1e-4, 1.0), 1000);
+	assert_int_equal(profile_iterations(0.3, 1.0), 4);
+	assert_int_equal(profile_iterations(1e-4, 0.01), 100);
+	assert_int_equal(profile_iterations(1e-3, 0.002), 3);
+	assert_int_equal(profile_iterations(2.0, 1.0), 3);
+	assert_int_equal(profile_iterations(61, 1.0), 1);
+	/* The timeout follows the iterations: 3 (3 + 1) 1e-3 + 3 S + 300 s. */
+	assert_near(profile_timeout_s(1e-3, 0.01, 0.002), 3 * 4 * 1e-3 + 0.03 + 300);
 }
 
 static void test_passes_off_and_unknown(void **state)
@@ -216,6 +231,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unit_phases),
+		cmocka_unit_test(test_profile_iterations),
 		cmocka_unit_test(test_passes_off_and_unknown),
 		cmocka_unit_test(test_cpus_defer_dominating),
 		cmocka_unit_test(test_prior),
