@@ -3,6 +3,7 @@
 #include "host/background.h"
 #include "evidence/json.h"
 #include "host/clock.h"
+#include "host/probescale.h"
 #include "host/spin.h"
 #include "host/threadcounts.h"
 #include "util/util.h"

@@ -14,35 +14,6 @@
 #include "host/spin.h"
 #include "util/util.h"
 
-int host_probe_scale_parse(const char *v, double *scale)
-{
-	char *end = NULL;
-	double f = strtod(v, &end);
-	if (end == v || *end || !(f >= 0.01 && f <= 10))
-		return -1;
-	*scale = f;
-	return 0;
-}
-
-double host_probe_scale(void)
-{
-	static double scale;
-	if (scale > 0)
-		return scale;
-	scale = 1;
-	const char *v = getenv(HOST_PROBE_SCALE_ENV);
-	if (v && *v && host_probe_scale_parse(v, &scale))
-		ngcc_warning("%s=%s: expected a factor from 0.01 to 10; the host probes keep "
-			     "their default lengths", HOST_PROBE_SCALE_ENV, v);
-	return scale;
-}
-
-int host_probe_scaled_ms(int ms)
-{
-	long scaled = lround(ms * host_probe_scale());
-	return scaled < 1 ? 1 : (int)scaled;
-}
-
 static double window_rate(struct counter *c, int window_ms)
 {
 	uint64_t state, ticks, t0, t1, span = (uint64_t)window_ms * 1000000ull;

@@ -4,7 +4,8 @@
  * Preference is perf_event_open user-mode core cycles; when the event does
  * not open (no PMU, as in most VMs, or perf_event_paranoid too strict) we
  * fall back to reference ticks: fenced TSC on x86_64, cntvct_el0 on
- * AArch64, both calibrated over 100 ms against CLOCK_MONOTONIC_RAW.  The
+ * AArch64, both calibrated over 100 ms (times the host probe scale,
+ * host/probescale.h) against CLOCK_MONOTONIC_RAW.  The
  * reason for the fallback is kept in why_fallback so records can say it.
  *
  * A driver process given its phase's rate for the counter it opens takes
@@ -19,6 +20,7 @@
  * an empty bracket and every record publishes it (R8).
  */
 #include "host/counter.h"
+#include "host/probescale.h"
 #include "host/spin.h"
 
 #include <ctype.h>
@@ -32,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CALIBRATION_NS 100000000ull  /* 100 ms, docs/method.md §6.2 */
+#define CALIBRATION_MS 100  /* docs/method.md §6.2 */
 /* With a given rate a perf event still has to prove that it counts; 1 ms of
  * busy user-mode work is millions of cycles on any real core. */
 #define COUNTS_CHECK_NS 1000000ull
@@ -140,6 +142,12 @@ void counter_busy_spin(unsigned iterations)
 	(void)sink; /* read once more: clang counts a volatile store alone as unused */
 }
 
+/* The rate calibration's window: 100 ms, times the host probe scale. */
+static uint64_t calibration_ns(void)
+{
+	return (uint64_t)host_probe_scaled_ms(CALIBRATION_MS) * 1000000ull;
+}
+
 /* Spin for about window_ns and return ticks per second. */
 static double calibrate_hz(struct counter *c, uint64_t window_ns)
 {
@@ -190,11 +198,12 @@ static int try_perf(struct counter *c, const struct counter_rate *given)
 	 * not opening, since the check is that the event actually works.  With
 	 * the phase's rate given, a short window is enough for that check. */
 	int adopt = given_for(given, PERF_NAME);
-	double counted = calibrate_hz(c, adopt ? COUNTS_CHECK_NS : CALIBRATION_NS);
+	uint64_t window = adopt ? COUNTS_CHECK_NS : calibration_ns();
+	double counted = calibrate_hz(c, window);
 	if (counted <= 0) {
 		snprintf(fallback_reason, sizeof(fallback_reason),
-			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted no cycles in %s",
-			 adopt ? "1 ms" : "100 ms");
+			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted no cycles in %llu ms",
+			 (unsigned long long)(window / 1000000));
 		close(fd);
 		set_none(c);
 		return -1;
@@ -221,7 +230,7 @@ int counter_open_given(struct counter *c, int force_fallback, const struct count
 		c->hz = given->hz;
 		c->hz_source = COUNTER_HZ_PHASE;
 	} else {
-		c->hz = calibrate_hz(c, CALIBRATION_NS);
+		c->hz = calibrate_hz(c, calibration_ns());
 		c->hz_source = COUNTER_HZ_PROCESS;
 	}
 #endif
@@ -348,12 +357,13 @@ double counter_raw_hz(const struct counter_rate *given, const char **source)
 #else
 	(void)given;
 #endif
+	uint64_t window = calibration_ns();
 	uint64_t n0 = clock_raw_ns(), c0 = counter_read_raw(), n1, c1;
 
 	do {
 		n1 = clock_raw_ns();
 		c1 = counter_read_raw();
-	} while (n1 - n0 < CALIBRATION_NS);
+	} while (n1 - n0 < window);
 	*source = COUNTER_HZ_PROCESS;
 	return (double)(c1 - c0) * 1e9 / (double)(n1 - n0);
 }

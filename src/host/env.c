@@ -19,6 +19,7 @@
 #include "evidence/json.h"
 #include "host/hostcheck.h"
 #include "host/hostfs.h"
+#include "host/probescale.h"
 
 /* ---- small readers -------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "evidence/json.h"
 #include "host/counter.h"
 #include "host/hostfs.h"
+#include "host/probescale.h"
 
 /* Steady when IQR ≤ 0.5 % of the median (docs/method.md §3). */
 #define STEADY_IQR_FRACTION 0.005

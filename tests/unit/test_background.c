@@ -15,6 +15,7 @@
 
 #include "host/background.h"
 #include "host/clock.h"
+#include "host/probescale.h"
 
 static void test_rates_and_json(void **state)
 {

@@ -19,6 +19,7 @@
 #include "host/env.h"
 #include "host/hostcheck.h"
 #include "host/hostfs.h"
+#include "host/probescale.h"
 #include "util/util.h"
 
 /* ---- fake host tree ------------------------------------------------- */
