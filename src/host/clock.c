@@ -6,7 +6,6 @@
  */
 #include "host/clock.h"
 
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
