@@ -15,7 +15,7 @@ ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 fix=$NGCC_FIXTURES/sigkex
 unfixed=--allow-unfixed-host=test
-plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --op-budget 0.3 --max-timeout 120 "$unfixed")
+plan=(--trial-target 0.002 --trials 1 --disturbed-retries 0 --op-budget 0.05 --max-timeout 120 "$unfixed")
 
 # ---- add, build, kat ----------------------------------------------------------
 shared_copy example-built "$ws"
