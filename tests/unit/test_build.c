@@ -107,7 +107,10 @@ static int setup(void **state)
 	fx->tmp = xstrdup(tmpl);
 	fx->ws = path_join(fx->tmp, "工作 区");
 	char *src = path_join(fx->ws, "candidates/kem-toy/source");
-	char *fixture = path_join(ngcc_home(), "tests/fixtures/build/toykem/.");
+	/* The checkout (tests/run-tests gives it as NGCC_SRC; NGCC_PERF_HOME
+	 * may hold only the runtime). */
+	const char *root = getenv("NGCC_SRC");
+	char *fixture = path_join(root && *root ? root : ngcc_home(), "tests/fixtures/build/toykem/.");
 	if (mkdir_p(src, 0755))
 		return -1;
 	const char *cp[] = { "cp", "-R", fixture, src, NULL };
