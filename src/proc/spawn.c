@@ -173,20 +173,28 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-static void __attribute__((noreturn))
-run_child(const struct spawn_req *req, pid_t parent, int out_w, int err_w,
-	  int res_w, int status_w)
+/* What the child needs: the request, our pid and its pipe ends. */
+struct child_start {
+	const struct spawn_req *req;
+	pid_t parent;
+	int out_w, err_w, res_w, status_w;
+};
+
+/* The child, from clone to exec (start_child); never returns. */
+static int run_child(void *arg)
 {
+	const struct child_start *c = arg;
+	const struct spawn_req *req = c->req;
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* The parent may have died before prctl: then nobody would reap or
 	 * time us out. */
-	if (getppid() != parent) {
+	if (getppid() != c->parent) {
 		errno = ESRCH;
-		child_fail(status_w, STEP_PARENT_GONE);
+		child_fail(c->status_w, STEP_PARENT_GONE);
 	}
 	reset_signals();
-	status_w = arrange_fds(out_w, err_w, res_w, status_w);
+	int status_w = arrange_fds(c->out_w, c->err_w, c->res_w, c->status_w);
 	if (status_w < 0)
 		_exit(127); /* cannot even report */
 	if (req->cwd && chdir(req->cwd) != 0)
@@ -203,18 +211,6 @@ run_child(const struct spawn_req *req, pid_t parent, int out_w, int err_w,
 	execv(req->path, req->argv);
 	child_fail(status_w, STEP_EXEC);
 	_exit(127);
-}
-
-struct child_start {
-	const struct spawn_req *req;
-	pid_t parent;
-	int out_w, err_w, res_w, status_w;
-};
-
-static int child_main(void *arg)
-{
-	const struct child_start *c = arg;
-	run_child(c->req, c->parent, c->out_w, c->err_w, c->res_w, c->status_w);
 }
 
 /* The child's stack while it sets itself up: one per thread, reused (it is
@@ -239,7 +235,7 @@ static pid_t start_child(struct child_start *c)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid_t pid = clone(child_main, stack + CHILD_STACK_BYTES,
+	pid_t pid = clone(run_child, stack + CHILD_STACK_BYTES,
 			  CLONE_VM | CLONE_VFORK | SIGCHLD, c);
 	int err = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -507,7 +503,8 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 		goto fail;
 	}
 
-	setpgid(pid, pid); /* the child did; this fails once it has exec'd */
+	/* No setpgid(pid, pid) here: we resume only once the child has made
+	 * its own group and exec'd (or failed). */
 	close(out[1]);
 	close(err[1]);
 	close(status[1]);

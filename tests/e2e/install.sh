@@ -56,9 +56,10 @@ grep -qx "runtime:  $usr/share/ngcc-perf/src/runtime (installed tree)" version.o
 # The README's command block, line by line, as written.  Every line exits
 # 0; check-host may say 1 (this machine is not a fixed host).  The
 # sanitized run leaves out `check` and stops after check-host: the
-# measuring commands take minutes under ASan and `check` 20 s, the
-# installed-tree lookups are the same code in both builds, and check.sh,
-# measure.sh, profile.sh and publish_validate.sh run them sanitized.
+# measuring commands take minutes under ASan and `check` runs valgrind on
+# unsanitized programs, the installed-tree lookups are the same code in
+# both builds, and check.sh, measure.sh, profile.sh and
+# publish_validate.sh run them sanitized.
 awk '/tests\/e2e\/install.sh runs this block/ { marked = 1; next }
      marked && /^```sh/ { inside = 1; next }
      inside && /^```/ { exit }

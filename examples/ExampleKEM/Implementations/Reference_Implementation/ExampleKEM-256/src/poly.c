@@ -59,21 +59,6 @@ static const uint16_t ZETAS[128] = {
 	1722, 1212, 1874, 1029, 2110, 2935, 885, 2154,
 };
 
-/* ZETAS_INV[k] = ZETAS[k]^-1 mod q. */
-static const uint16_t ZETAS_INV[128] = {
-	1, 1600, 40, 749, 2481, 1432, 2699, 687, 1583, 2760, 69, 543,
-	2532, 3136, 1410, 2267, 2508, 1355, 450, 936, 447, 2794, 1235, 1903,
-	1996, 1089, 3273, 283, 1853, 1990, 882, 3033, 2419, 2102, 219, 855,
-	2681, 1848, 712, 682, 927, 1795, 461, 1891, 2877, 2522, 1894, 1010,
-	1414, 2009, 3296, 464, 2697, 816, 1352, 2679, 1274, 1052, 1025, 2132,
-	1573, 76, 2998, 3040, 1175, 2444, 394, 1219, 2300, 1455, 2117, 1607,
-	2443, 554, 1179, 2186, 2303, 2926, 2237, 525, 735, 863, 2768, 1230,
-	2572, 556, 3010, 2266, 1684, 1239, 780, 2954, 109, 1292, 1031, 1745,
-	2688, 3061, 992, 2596, 941, 892, 1021, 2390, 642, 1868, 2377, 1482,
-	1540, 540, 1678, 1626, 279, 314, 1173, 2573, 3096, 48, 667, 1920,
-	2229, 1041, 2606, 1692, 680, 2746, 568, 3312,
-};
-
 static uint16_t mulmod(uint32_t a, uint32_t b)
 {
 	return (uint16_t)(a * b % Q);
@@ -99,21 +84,26 @@ static void ntt(uint16_t a[N])
 }
 
 /*
- * The inverse: each level undone with the inverse of the twiddle the
- * forward level used on the same block, and the factor 2 of each of the 7
- * levels removed at the end (128^-1 = 3303 mod q).
+ * The inverse: the levels undone in reverse order, Gentleman-Sande
+ * butterflies walking ZETAS backwards.  Block by block that visits
+ * ZETAS[k] = -z^-1 for the twiddle z the forward level used on the same
+ * block, so (x, y) = (a + z b, a - z b) gives back 2a and 2b as x + y and
+ * ZETAS[k] (y - x); the factor 2 of each of the 7 levels goes at the end
+ * (128^-1 = 3303 mod q).
  */
 static void invntt(uint16_t a[N])
 {
+	int k = N / 2 - 1;
+
 	for (int len = 2; len <= N / 2; len <<= 1) {
 		for (int start = 0; start < N; start += 2 * len) {
-			uint32_t zinv = ZETAS_INV[N / (2 * len) + start / (2 * len)];
+			uint32_t zeta = ZETAS[k--];
 
 			for (int j = start; j < start + len; j++) {
 				uint16_t x = a[j], y = a[j + len];
 
 				a[j] = (uint16_t)((x + y) % Q);
-				a[j + len] = mulmod(zinv, (uint32_t)(x + Q - y));
+				a[j + len] = mulmod(zeta, (uint32_t)(y + Q - x));
 			}
 		}
 	}
