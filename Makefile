@@ -14,6 +14,17 @@
 # Our own code is C11 with -Wall -Wextra -Werror.  Candidate code is never
 # compiled here: `ngcc-perf build` compiles it with the guide's flags.
 
+# ARCH=aarch64: the tree of programs for 64-bit ARM, cross-compiled with
+# Debian's aarch64-linux-gnu-gcc against the arm64 multiarch libraries
+# (scripts/bootstrap-aarch64 installs them; `make check-aarch64` runs the
+# programs under qemu-user, mk/aarch64.mk).
+ifeq ($(ARCH),aarch64)
+ifeq ($(origin CC),default)
+CC       = aarch64-linux-gnu-gcc
+endif
+O       ?= obj-aarch64
+BIN     ?= $(O)/bin
+endif
 CC      ?= cc
 SAN     ?= 0
 # QUIET=1 (set by the check targets): recipes print nothing unless they fail.
@@ -38,6 +49,14 @@ O       ?= obj
 SANFLAGS =
 endif
 BIN     ?= $(if $(filter 1,$(SAN) $(FUZZ)),$(O)/bin,bin)
+
+# A cross tree: CC builds for another machine than the host's.  Such a tree
+# compiles its own child programs (the memory and check programs) rather
+# than copying the plain tree's, which are for the host.
+TREE_MACHINE := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
+CROSS := $(if $(filter-out $(shell uname -m),$(TREE_MACHINE)),1,0)
+# Does this tree compile the programs always built without our sanitizers?
+OWN_PLAIN_PROGRAMS := $(if $(or $(filter obj,$(O)),$(filter 1,$(CROSS))),1,0)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -167,10 +186,12 @@ CHECK_MAKE = $(CHECK_CCACHE) $(MAKE) --no-print-directory -s QUIET=1 \
 
 check:
 	@scripts/bootstrap
+	@scripts/bootstrap-aarch64 --optional
 	@t=$$(date +%s); $(CHECK_MAKE) tests && \
 		echo "built the plain tree (bin/, obj/) in $$(($$(date +%s) - t)) s"
 	@t=$$(date +%s); $(CHECK_MAKE) SAN=1 tests && \
 		echo "built the ASan+UBSan tree (obj-san/) in $$(($$(date +%s) - t)) s"
+	@$(AARCH64_CHECK_BUILD)
 	@$(FUZZ_CHECK)
 	@tests/run-tests obj bin obj-san obj-san/bin
 
@@ -191,7 +212,7 @@ bench: all
 	@scripts/bench
 
 clean:
-	rm -rf obj obj-san obj-fuzz bin
+	rm -rf obj obj-san obj-fuzz obj-aarch64 bin
 
 # Area fragments (extra test programs, fixtures) owned by each area.
 -include $(wildcard mk/*.mk)

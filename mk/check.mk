@@ -22,14 +22,15 @@
 ifneq ($(wildcard src/driver/check_main.c),)
 CHECKPROG_SRCS = src/driver/check_main.c $(wildcard src/driver/check/*.c) \
                  src/driver/child.c src/driver/loader.c src/driver/kex_flow.c
-CHECKPROG_CC = cc
+# (a cross tree: its own compiler, the one candidates are built with there)
+CHECKPROG_CC = $(if $(filter 1,$(CROSS)),$(CC),cc)
 CHECKPROG_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS)) -gdwarf-4
 CHECKPROG_ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
                        -fno-sanitize-recover=undefined
 CHECKPROG_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog/%.o)
 CHECKPROG_ASAN_OBJS = $(CHECKPROG_SRCS:%.c=$(O)/checkprog-asan/%.o)
 
-ifeq ($(O),obj)
+ifeq ($(OWN_PLAIN_PROGRAMS),1)
 # (rebuilt when this file changes: the compiler and flags are set here)
 $(O)/checkprog/%.o: %.c mk/check.mk
 	@mkdir -p $(@D)

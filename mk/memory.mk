@@ -15,7 +15,7 @@ MEMPROG_SRCS = src/driver/memory_main.c $(DRIVER_COMMON) \
                src/driver/mem/memprobe.c
 MEMPROG_OBJS = $(MEMPROG_SRCS:%.c=$(O)/memprog/%.o)
 
-ifeq ($(O),obj)
+ifeq ($(OWN_PLAIN_PROGRAMS),1)
 $(O)/memprog/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(MEMPROG_CFLAGS) -MMD -MP -c $< -o $@

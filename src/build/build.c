@@ -5,6 +5,7 @@
 #include "build/job.h"
 #include "evidence/paths.h"
 #include "method/baseline.h"
+#include "method/toolchain.h"
 #include "method/types.h"
 
 #include <errno.h>
@@ -167,7 +168,7 @@ static void plan_sources(struct plan *p, const char *workspace, const char *srcr
 		if (dot)
 			*dot = '\0';
 		char *obj = xasprintf("%s/%03zu-%s.o", p->objdir, i, base);
-		sl_push(&j->argv, cxx ? "c++" : "cc");
+		sl_push(&j->argv, cxx ? toolchain_cxx() : toolchain_cc());
 		build_profile_flags(p->out->profile, cxx, &j->argv);
 		add_instance_options(&j->argv, srcroot, ic);
 		if (need_rt_include)
@@ -249,7 +250,7 @@ static void plan_shim_command(struct plan *p)
 	char *rt = runtime_dir();
 	char *srcroot = source_root(c, ic);
 
-	sl_push(&j->argv, "cc");
+	sl_push(&j->argv, toolchain_cc());
 	build_profile_flags(p->out->profile, 0, &j->argv);
 	add_instance_options(&j->argv, srcroot, ic);
 	push_meta(&j->argv, "ID", c->id);
@@ -279,7 +280,7 @@ static void plan_runtime(struct plan *p, const char *workspace, const char *rt, 
 	struct job *j = new_job(p, workspace);
 	char *src = xasprintf("%s/%s.c", rt, name);
 	char *obj = xasprintf("%s/ngcc_rt_%s.o", p->objdir, name);
-	sl_push(&j->argv, "cc");
+	sl_push(&j->argv, toolchain_cc());
 	build_profile_flags(p->out->profile, 0, &j->argv);
 	sl_push(&j->argv, "-c");
 	sl_push_owned(&j->argv, src);
@@ -294,7 +295,7 @@ static void plan_link(struct plan *p, const char *workspace, const char *rt, int
 	j->cwd = workspace;
 	j->owner = p;
 	j->out_fd = -1;
-	sl_push(&j->argv, any_cxx ? "c++" : "cc");
+	sl_push(&j->argv, any_cxx ? toolchain_cxx() : toolchain_cc());
 	sl_push(&j->argv, "-shared");
 	sl_push(&j->argv, "-o");
 	sl_push_owned(&j->argv, xasprintf("%s/lib%s.so", p->objdir, p->stem));

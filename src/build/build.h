@@ -110,7 +110,11 @@ int build_record_unit(json_t *doc, const struct build_unit *u, char **err);
  * are found under ngcc_home()/src/runtime; else -1 with *err. */
 int build_check_runtime(char **err);
 
-/* First line of `cc --version` (cached); "unknown" if cc cannot run. */
+/* First line of `<compiler> --version` (cached; the compiler of
+ * method/toolchain.h); "unknown" if it cannot run. */
 const char *build_compiler_version(void);
+/* The machine the compiler builds for, `<compiler> -dumpmachine` (cached):
+ * "x86_64-linux-gnu", "aarch64-linux-gnu"; "unknown" if it cannot run. */
+const char *build_compiler_target(void);
 
 #endif

@@ -2,6 +2,7 @@
  * and the compiler's identity (the profiles themselves: method/flags.h). */
 #include "build/build.h"
 #include "build/job.h"
+#include "method/toolchain.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,18 +32,30 @@ static char *first_line(const char *s)
 	return n ? xstrndup(s, n) : NULL;
 }
 
+static char *compiler_says(const char *option)
+{
+	char *line = NULL;
+	struct job j = { .argv = STRLIST_INIT };
+	sl_push(&j.argv, toolchain_cc());
+	sl_push(&j.argv, option);
+	if (job_run_sync(&j) == 0 && j.output)
+		line = first_line(j.output);
+	job_release(&j);
+	return line ? line : xstrdup("unknown");
+}
+
 const char *build_compiler_version(void)
 {
 	static char *version;
-	if (version)
-		return version;
-	struct job j = { .argv = STRLIST_INIT };
-	sl_push(&j.argv, "cc");
-	sl_push(&j.argv, "--version");
-	if (job_run_sync(&j) == 0 && j.output)
-		version = first_line(j.output);
 	if (!version)
-		version = xstrdup("unknown");
-	job_release(&j);
+		version = compiler_says("--version");
 	return version;
+}
+
+const char *build_compiler_target(void)
+{
+	static char *target;
+	if (!target)
+		target = compiler_says("-dumpmachine");
+	return target;
 }

@@ -3,6 +3,7 @@
 #include "build/elfinfo.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
+#include "method/toolchain.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,8 @@ int build_record_outcome(const char *workspace, const struct candidate_conf *c,
 	set(e, "compile_commands", o->compile_commands ? json_deep_copy(o->compile_commands) : json_array());
 	set(e, "link_command", o->link_command ? json_deep_copy(o->link_command) : json_null());
 	set(e, "compiler", json_string(build_compiler_version()));
+	set(e, "compiler_command", json_string(toolchain_cc()));
+	set(e, "compiler_target", json_string(build_compiler_target()));
 	json_object_set_new(rt, "drng", jstr_or_null(o->runtime_drng));
 	json_object_set_new(rt, "auxfunc", jstr_or_null(o->runtime_auxfunc));
 	set(e, "runtime", rt);

@@ -6,6 +6,7 @@
 #include "build/objscan.h"
 #include "evidence/json.h"
 #include "evidence/paths.h"
+#include "method/toolchain.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -118,7 +119,7 @@ static int run_job(const char *workspace, struct strlist *argv, struct instrumen
 static int compile_wrappers(const char *workspace, const char *obj, struct instrument_result *out)
 {
 	struct strlist argv = STRLIST_INIT;
-	sl_push(&argv, "cc");
+	sl_push(&argv, toolchain_cc());
 	const char *fl[] = { "-std=c11", "-O2", "-fPIC", "-Wall", "-Wextra", "-D_GNU_SOURCE" };
 	for (size_t i = 0; i < sizeof fl / sizeof *fl; i++)
 		sl_push(&argv, fl[i]);

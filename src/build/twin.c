@@ -7,6 +7,7 @@
 #include "build/objscan.h"
 #include "evidence/json.h"
 #include "evidence/paths.h"
+#include "method/toolchain.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -202,7 +203,8 @@ static int compile_ctwrap(struct twin_ctx *c, const char *obj, json_t *shown, ch
 {
 	struct job j;
 	memset(&j, 0, sizeof j);
-	const char *fl[] = { "cc", "-std=c11", "-O2", "-g", "-fPIC", "-Wall", "-Wextra", "-c" };
+	sl_push(&j.argv, toolchain_cc());
+	const char *fl[] = { "-std=c11", "-O2", "-g", "-fPIC", "-Wall", "-Wextra", "-c" };
 	for (size_t i = 0; i < sizeof fl / sizeof *fl; i++)
 		sl_push(&j.argv, fl[i]);
 	push_prefix_maps(c, &j.argv);

@@ -9,6 +9,7 @@
 #include "evidence/check_json.h"
 #include "evidence/json.h"
 #include "evidence/unitfile.h"
+#include "host/hostcheck.h"
 #include "method/types.h"
 #include "package/conf.h"
 #include "util/fsutil.h"
@@ -36,7 +37,7 @@ void check_opts_free(struct check_opts *o)
 }
 
 struct totals {
-	int clean, found, incomplete, kept, unbuilt, uncovered;
+	int clean, found, incomplete, skipped, kept, unbuilt, uncovered;
 	int worst;
 	struct progress progress;
 	int k;
@@ -154,6 +155,10 @@ static void count(struct totals *tot, const json_t *rec, int kept)
 	const char *v = jget_str(rec, "verdict", NULL);
 	if (kept)
 		tot->kept++;
+	if (!strcmp(jget_str(rec, "status", ""), "skipped")) {
+		tot->skipped++; /* said on its line; not a failure */
+		return;
+	}
 	if (v && !strcmp(v, "clean"))
 		tot->clean++;
 	else if (v)
@@ -168,6 +173,8 @@ static void count(struct totals *tot, const json_t *rec, int kept)
 
 static int need_twins(const struct check_opts *o)
 {
+	if (o->emulated)
+		return 0;
 	return wanted(o, CHECK_SANITIZERS) || wanted(o, CHECK_MEMCHECK) || wanted(o, CHECK_CONSTTIME);
 }
 
@@ -313,7 +320,21 @@ static int count_units(const struct check_opts *o, const struct strlist *ids)
 	return n;
 }
 
-int check_phase(const struct check_opts *o)
+static int check_all(const struct check_opts *o);
+
+int check_phase(const struct check_opts *given)
+{
+	struct check_opts o = *given;
+	o.emulated = host_emulation(NULL, NULL);
+	if (o.emulated)
+		fprintf(stderr, "check: user-mode emulation (%s): the sanitizer, memcheck and "
+			"constant-time checks are recorded as skipped\n", o.emulated);
+	int rc = check_all(&o);
+	free(o.emulated);
+	return rc;
+}
+
+static int check_all(const struct check_opts *o)
 {
 	struct strlist ids = STRLIST_INIT;
 	for (size_t i = 0; i < o->ids.n; i++)
@@ -334,11 +355,14 @@ int check_phase(const struct check_opts *o)
 		check_candidate(o, ids.items[i], &tot);
 	progress_clear(&tot.progress);
 	sl_free(&ids);
-	int records = tot.clean + tot.found + tot.incomplete;
+	int records = tot.clean + tot.found + tot.incomplete + tot.skipped;
 	fprintf(stderr, "check: %d record(s): %d clean, %d with findings, %d not complete "
 		"(%d kept from earlier runs); %d instance(s) skipped (not built), %d not checked "
-		"(no suites for their type)\n", records, tot.clean, tot.found, tot.incomplete,
+		"(no suites for their type)", records, tot.clean, tot.found, tot.incomplete,
 		tot.kept, tot.unbuilt, tot.uncovered);
+	if (tot.skipped)
+		fprintf(stderr, "; %d check(s) skipped under emulation", tot.skipped);
+	fputc('\n', stderr);
 	if (tot.worst > EXIT_FAILED)
 		return tot.worst;
 	if (!records && o->none_is_ok) {

@@ -29,6 +29,10 @@ struct check_opts {
 	 * "nothing to do" (the campaign measures them all the same). */
 	int none_is_ok;
 	int tty;
+	/* Set by the stage: under user-mode emulation (host_emulation()),
+	 * what runs on what; the sanitizer and valgrind checks are then
+	 * recorded as skipped, since neither runs under qemu-user. */
+	char *emulated;
 };
 
 #endif

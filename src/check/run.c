@@ -494,6 +494,13 @@ json_t *check_run(const struct check_target *t, enum check_id id, const struct c
 	double budget = s->vg == VG_NONE ? o->timeout_s / 2 : 0;
 	fill_identity(rec, t, s, lib, sha);
 	json_object_set_new(rec, "plan", plan_json(rounds, budget, o->timeout_s));
+	if (o->emulated && id != CHECK_FUNCTIONAL) {
+		set_status(rec, "skipped", xasprintf("not run under user-mode emulation (%s): "
+						     "AddressSanitizer and valgrind need the real "
+						     "machine", o->emulated));
+		check_record_derive(rec);
+		return rec;
+	}
 	if (!lib) {
 		set_status(rec, "failed", xasprintf("not run: %s", why));
 		check_record_derive(rec);

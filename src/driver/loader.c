@@ -8,11 +8,14 @@
 #include "driver/loader.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The error text, allocated.  Formatted here rather than with util.c's
  * xasprintf so that the small child programs (timing, profile, memory)
@@ -112,10 +115,96 @@ static int resolve_forwarders(struct candidate_lib *lib, const char *path, char 
 	}
 }
 
+/* ---- the library's machine, before dlopen ---------------------------------
+ * dlopen of a library built for another machine fails with "cannot open
+ * shared object file" or "wrong ELF class", which hides the cause (a
+ * candidate compiler for the wrong target: NGCC_PERF_CC).  The ELF header
+ * says it plainly. */
+
+#if defined(__x86_64__)
+#define OWN_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define OWN_MACHINE EM_AARCH64
+#elif defined(__i386__)
+#define OWN_MACHINE EM_386
+#elif defined(__arm__)
+#define OWN_MACHINE EM_ARM
+#elif defined(__riscv)
+#define OWN_MACHINE EM_RISCV
+#endif
+#define OWN_CLASS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+
+static const char *machine_name(unsigned machine, unsigned elf_class)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return elf_class == ELFCLASS32 ? "x32" : "x86-64";
+	case EM_AARCH64:
+		return elf_class == ELFCLASS32 ? "AArch64 ILP32" : "AArch64";
+	case EM_386:
+		return "i386";
+	case EM_ARM:
+		return "32-bit ARM";
+	case EM_RISCV:
+		return elf_class == ELFCLASS32 ? "RISC-V 32-bit" : "RISC-V 64-bit";
+	case EM_PPC64:
+		return "PowerPC 64-bit";
+	case EM_S390:
+		return "s390x";
+	default:
+		return NULL;
+	}
+}
+
+static char *describe_machine(unsigned machine, unsigned elf_class)
+{
+	const char *name = machine_name(machine, elf_class);
+	return name ? load_error("%s", name) : load_error("ELF machine %u", machine);
+}
+
+/* 0 if path is an ELF file for this program's machine and class (or cannot
+ * be read: dlopen then says why); -1 with *err otherwise. */
+static int check_machine(const char *path, char **err)
+{
+	unsigned char h[EI_NIDENT + 4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, h, sizeof h);
+	close(fd);
+	if (n < (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG)) {
+		*err = load_error("%s is not an ELF shared library (rebuild it with "
+				  "`ngcc-perf build`)", path);
+		return -1;
+	}
+	unsigned elf_class = h[EI_CLASS];
+	unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
+						     : (unsigned)h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
+#ifdef OWN_MACHINE
+	if (machine == OWN_MACHINE && elf_class == OWN_CLASS)
+		return 0;
+	char *theirs = describe_machine(machine, elf_class);
+	char *ours = describe_machine(OWN_MACHINE, OWN_CLASS);
+	*err = load_error("%s is %s, this driver is %s: build the candidate with a compiler "
+			  "for this machine (NGCC_PERF_CC, e.g. NGCC_PERF_CC=%s), then run "
+			  "`ngcc-perf build` again", path, theirs, ours,
+			  OWN_MACHINE == EM_AARCH64 ? "aarch64-linux-gnu-gcc" : "cc");
+	free(theirs);
+	free(ours);
+	return -1;
+#else
+	(void)elf_class;
+	(void)machine;
+	return 0;
+#endif
+}
+
 int candidate_load(const char *path, struct candidate_lib *lib, char **err)
 {
 	memset(lib, 0, sizeof *lib);
 	*err = NULL;
+	if (check_machine(path, err))
+		return -1;
 	lib->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!lib->handle) {
 		const char *why = dlerror();

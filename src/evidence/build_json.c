@@ -14,7 +14,7 @@ static const char *const entry_keys[] = {
 	"candidate", "label", "instance", "variant", "flags",
 	"kat", "guide_result", "kat_not_passed", "excluded", "kat_log", "kat_log_sha256",
 	"library", "library_sha256", "elf_load_bytes", "elf_sections",
-	"compile_commands", "link_command", "compiler", "lto",
+	"compile_commands", "link_command", "compiler", "compiler_command", "compiler_target", "lto",
 	"imports_allocator", "primitive_scan",
 	"runtime", "build_log", "build_error",
 };

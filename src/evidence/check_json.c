@@ -181,7 +181,7 @@ char *check_record_published(const char *cand, const char *stem, const char *che
 
 /* ---- the field check on every read (evidence/check.h) ------------------- */
 
-static const char *const check_statuses[] = { "complete", "failed", "timeout", NULL };
+static const char *const check_statuses[] = { "complete", "failed", "timeout", "skipped", NULL };
 static const char *const check_verdicts[] = { "clean", "findings", NULL };
 static const char *const check_words[] = { "functional", "sanitizers", "memcheck", "consttime",
 	NULL };

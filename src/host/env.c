@@ -20,6 +20,7 @@
 #include "host/hostcheck.h"
 #include "host/hostfs.h"
 #include "host/probescale.h"
+#include "method/toolchain.h"
 
 /* ---- small readers -------------------------------------------------- */
 
@@ -98,11 +99,10 @@ static const char *cached_version(int which)
 {
 	static char *line[1];
 	static int asked[1];
-	static const char *const prog[1] = { "cc" };
 
 	if (!asked[which]) {
 		asked[which] = 1;
-		line[which] = first_line_of_command(prog[which], "--version");
+		line[which] = first_line_of_command(toolchain_cc(), "--version");
 	}
 	return line[which];
 }

@@ -79,6 +79,42 @@ static void check_arch(const char *arch, struct strlist *problems)
 		sl_push(problems, HOST_PROBLEM_ARCH);
 }
 
+/* User-mode emulation (qemu-user run through binfmt_misc): uname() answers
+ * with the emulated machine, but the kernel's own sysctl kernel.arch (Linux
+ * 6.1 and later) still names the real one.  Every figure measured so is the
+ * emulator's, not the machine's.  Without the sysctl nothing is claimed. */
+static char *kernel_arch_of(const char *given)
+{
+	return given ? xstrdup(given) : hostfs_line("/proc/sys/kernel/arch");
+}
+
+char *host_emulation(const char *arch, const char *kernel_arch)
+{
+	struct utsname u;
+	char *k = kernel_arch_of(kernel_arch), *what = NULL;
+
+	if (!arch)
+		arch = uname(&u) == 0 ? u.machine : NULL;
+	if (arch && k && *k && strcmp(k, arch))
+		what = xasprintf("%s program on a %s kernel", arch, k);
+	free(k);
+	return what;
+}
+
+static void check_emulation(const char *arch, const char *kernel_arch, struct strlist *problems,
+			    json_t *facts)
+{
+	char *k = kernel_arch_of(kernel_arch);
+	char *emulated = host_emulation(arch, k);
+
+	json_object_set_new(facts, "kernel_architecture", jstr_or_null(k));
+	json_object_set_new(facts, "emulated", json_boolean(emulated != NULL));
+	if (emulated)
+		sl_push_owned(problems, xasprintf(HOST_PROBLEM_EMULATED_FMT, arch, k));
+	free(emulated);
+	free(k);
+}
+
 static void check_counter(const struct host_check_opts *o, struct strlist *problems, json_t *facts)
 {
 	struct counter c;
@@ -273,6 +309,7 @@ int host_check_opts(int cpu, const struct host_check_opts *o, struct strlist *pr
 	json_object_set_new(facts, "cpu", json_integer(cpu));
 	json_object_set_new(facts, "architecture", json_string(arch));
 	check_arch(arch, problems);
+	check_emulation(arch, o->kernel_arch, problems, facts);
 	check_counter(o, problems, facts);
 	check_turbo(problems, facts);
 	cpufreq = check_cpufreq(cpu, arch, problems, facts);

@@ -22,11 +22,18 @@
 #define HOST_PROBLEM_AFFINITY_FMT "CPU %d cannot be used"
 #define HOST_PROBLEM_STEADY_FMT "clock not steady (%.2f\u2013%.2f GHz)"
 #define HOST_PROBLEM_HYPERVISOR "running under a hypervisor"
+#define HOST_PROBLEM_EMULATED_FMT "emulated (%s program on a %s kernel): not a performance figure"
 
 #define HOST_REFUSAL "refusing to measure on an unfixed host"
 
 /* The highest-numbered CPU this process may use (docs/method.md §3), or -1. */
 int host_default_cpu(void);
+
+/* User-mode emulation: "aarch64 program on a x86_64 kernel" when uname()
+ * (which the emulator answers) and the kernel's own kernel.arch sysctl name
+ * different machines; NULL when they agree or the sysctl is missing.
+ * kernel_arch: the sysctl's value to use (tests), NULL to read it. */
+char *host_emulation(const char *arch, const char *kernel_arch);
 
 /* Hypervisor CPU flag or a /sys/hypervisor type.  *type (may be NULL)
  * gets the hypervisor type string when known (caller frees). */
@@ -35,6 +42,7 @@ int host_virtualized(int cpu, char **type);
 /* Knobs for tests; HOST_CHECK_OPTS_DEFAULT is what the CLI uses. */
 struct host_check_opts {
 	const char *arch;        /* NULL: uname() */
+	const char *kernel_arch; /* NULL: /proc/sys/kernel/arch */
 	int counter_opens;       /* -1: try it; 0/1: pretend */
 	int affinity_ok;         /* -1: try it; 0/1: pretend */
 	int steady_probes;       /* up to this many probes ... */
@@ -44,7 +52,7 @@ struct host_check_opts {
 	int (*probe)(void *ctx, int cpu, struct clock_probe *out);
 	void *probe_ctx;
 };
-#define HOST_CHECK_OPTS_DEFAULT { NULL, -1, -1, 3, 5000, CLOCK_PROBE_WINDOWS, \
+#define HOST_CHECK_OPTS_DEFAULT { NULL, NULL, -1, -1, 3, 5000, CLOCK_PROBE_WINDOWS, \
 				  CLOCK_PROBE_WINDOW_MS, NULL, NULL }
 
 /* Run every check for CPU `cpu`; problems get the table's wording.  facts

@@ -108,6 +108,12 @@ static void print_summary(const json_t *env, const json_t *facts)
 	print_row("SMT", env_smt_text(env));
 	print_clock(env);
 	print_row("virtualised", virt);
+	if (jget_bool(facts, "emulated", 0)) {
+		char *emu = xasprintf("yes: user-mode emulation, the kernel is %s",
+				      jget_str(facts, "kernel_architecture", "?"));
+		print_row("emulated", emu);
+		free(emu);
+	}
 	print_row("isolcpus", or_text(jget_str(env, "isolcpus", NULL), "none"));
 	print_row("nohz_full", or_text(jget_str(env, "nohz_full", NULL), "none"));
 	print_load(env);

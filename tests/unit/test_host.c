@@ -202,6 +202,41 @@ static void test_architecture_and_pinned_clock(void **state)
 	assert_int_equal(host_check_opts(2, &o, &problems, NULL), 0);
 }
 
+/* qemu-user: uname() says aarch64, the kernel's sysctl still says x86_64. */
+static void test_user_mode_emulation(void **state)
+{
+	struct host_check_opts o = fixed_opts();
+	struct strlist problems = STRLIST_INIT;
+	struct fake_probe probe = { 0, 1 };
+	static const char *const want[] = {
+		"emulated (aarch64 program on a x86_64 kernel): not a performance figure"
+	};
+	json_t *facts = NULL;
+
+	(void)state;
+	o.probe = fake_probe_fn;
+	o.probe_ctx = &probe;
+	o.arch = "aarch64";
+	put("/proc/sys/kernel/arch", "x86_64\n");
+	host_check_opts(2, &o, &problems, &facts);
+	assert_problems(&problems, want, 1);
+	assert_true(jget_bool(facts, "emulated", 0));
+	assert_string_equal(jget_str(facts, "kernel_architecture", ""), "x86_64");
+	assert_int_equal(probe.calls, 0); /* no clock probe of an emulator */
+	json_decref(facts);
+	sl_free(&problems);
+	/* the same machine: native */
+	o.arch = "x86_64";
+	assert_int_equal(host_check_opts(2, &o, &problems, &facts), 0);
+	assert_false(jget_bool(facts, "emulated", 1));
+	json_decref(facts);
+	/* the tests' knob, no file: the same rule */
+	o.arch = "aarch64";
+	o.kernel_arch = "aarch64";
+	assert_int_equal(host_check_opts(2, &o, &problems, NULL), 0);
+	sl_free(&problems);
+}
+
 static void test_hypervisor_flag_and_type(void **state)
 {
 	struct host_check_opts o = fixed_opts();
@@ -682,6 +717,7 @@ int main(void)
 		TREE(test_every_tree_problem),
 		TREE(test_fixed_tree_has_no_problem),
 		TREE(test_architecture_and_pinned_clock),
+		TREE(test_user_mode_emulation),
 		TREE(test_hypervisor_flag_and_type),
 		TREE(test_steady_clock_fails_only_if_all_probes_fail),
 		cmocka_unit_test(test_probe_steadiness_rule),

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# aarch64.sh — AArch64 end to end under user-mode emulation: the tree
+# cross-built with `make ARCH=aarch64` (obj-aarch64/bin; `make check` and
+# `make check-aarch64` build it where the cross compiler is installed) runs
+# through qemu-user, registered with binfmt_misc by scripts/bootstrap-aarch64.
+# Candidate libraries are compiled for AArch64 through the candidate
+# compiler setting (NGCC_PERF_CC=aarch64-linux-gnu-gcc).  The path: selftest;
+# add, build and kat of the four example types; check (functional round
+# trips; the sanitizer and valgrind checks recorded as skipped, since neither
+# runs under emulation); a short measure with its memory pass, the ICCS
+# baseline and a profile; report, publish, site and validate.  The host
+# check must see the emulation, and every record and page must say so.
+# Where the emulated tree cannot run here, one "SKIP: AArch64 not checked:"
+# line says why and the test exits 77 (reported as skipped, never passed).
+set -euo pipefail
+: "${NGCC_BIN:?}" "${NGCC_SRC:?}"
+export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
+. "$NGCC_SRC/tests/e2e/lib.bash"
+arm=${NGCC_AARCH64_BIN:-$NGCC_SRC/obj-aarch64/bin}
+# NGCC_REQUIRE_AARCH64=1 (make check-aarch64, CI): not being able to run is
+# a failure, not a skip.
+not_checked() {
+	[ "${NGCC_REQUIRE_AARCH64:-0}" = 1 ] && fail "AArch64 not checked: $*"
+	echo "SKIP: AArch64 not checked: $*"
+	exit 77
+}
+
+# The emulated tree has no sanitizer build: it runs in the plain pass.
+if [ "${NGCC_TEST_PASS:-plain}" = sanitized ]; then
+	echo "SKIP: the emulated AArch64 path runs in the plain pass only"
+	exit 0
+fi
+[ -x "$arm/ngcc-perf" ] ||
+	not_checked "no cross-built tree ($arm/ngcc-perf): run \`make check-aarch64\`"
+command -v aarch64-linux-gnu-gcc >/dev/null ||
+	not_checked "no AArch64 cross compiler (aarch64-linux-gnu-gcc): run \`make check-aarch64\` as root"
+file_machine=$(od -An -tx1 -j18 -N2 "$arm/ngcc-perf" | tr -d ' \n')
+[ "$file_machine" = b700 ] || fail "$arm/ngcc-perf is not an AArch64 program (e_machine $file_machine)"
+if ! out=$("$arm/ngcc-perf" --version 2>&1); then
+	not_checked "$arm/ngcc-perf does not start here ($out); binfmt_misc needs qemu-aarch64: run scripts/bootstrap-aarch64 as root"
+fi
+
+ws=$(mktemp -d /tmp/ngcc-e2e-aarch64.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
+export NGCC_PERF_CC=aarch64-linux-gnu-gcc NGCC_PERF_CXX=aarch64-linux-gnu-g++
+ngcc() { "$arm/ngcc-perf" -C "$ws" "$@"; }
+unfixed=--allow-unfixed-host="emulated test"
+plan=(--trial-target 0.002 --trials 1 --disturbed-retries 0 --op-budget 0.05 --max-timeout 300 "$unfixed")
+
+# ---- the programs are AArch64 and see the emulation ---------------------------
+"$arm/ngcc-perf" selftest >"$ws/selftest.out" 2>&1 || fail "selftest: $(tail -5 "$ws/selftest.out")"
+has "$ws/selftest.out" "0 failed"
+rc=0
+ngcc check-host >"$ws/host.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "check-host under emulation exited $rc, expected 1: $(cat "$ws/host.out")"
+has "$ws/host.out" "HOST: emulated (aarch64 program on a"
+has "$ws/host.out" "not a performance figure"
+
+# ---- add, build, kat: four types ----------------------------------------------
+for p in ExampleKEM ExampleSIG ExampleKEX ExampleHash; do
+	ngcc add "$NGCC_SRC/examples/$p" >"$ws/add.out" 2>&1 || fail "add $p: $(cat "$ws/add.out")"
+done
+ngcc build >"$ws/build.out" 2>&1 || fail "build: $(cat "$ws/build.out")"
+for lib in "$ws"/build/*/lib*.so; do
+	[ "$(od -An -tx1 -j18 -N2 "$lib" | tr -d ' \n')" = b700 ] || fail "$lib is not AArch64"
+done
+has "$ws/build/examplekem/build.json" '"compiler_command": "aarch64-linux-gnu-gcc"'
+has "$ws/build/examplekem/build.json" '"compiler_target": "aarch64-linux-gnu"'
+rc=0
+ngcc kat --skip-kat-file KAT_2_33 >"$ws/kat.out" 2>&1 || rc=$?
+n_pass=$(grep -cE '^RESULT [^ ]+ [^ ]+ PASS$' "$ws/kat.out" || true)
+n_partial=$(grep -cE '^RESULT [^ ]+ [^ ]+ PARTIAL KAT_2_33: SKIPPED' "$ws/kat.out" || true)
+n_all=$(grep -c '^RESULT ' "$ws/kat.out" || true)
+[ "$n_all" -ge 8 ] && [ $((n_pass + n_partial)) = "$n_all" ] && [ "$n_pass" -ge 6 ] ||
+	fail "kat under emulation (exit $rc): $n_pass PASS, $n_partial PARTIAL of $n_all: $(cat "$ws/kat.out")"
+for t in kem sig kex; do
+	grep -qE "^RESULT example$t [^ ]+ PASS$" "$ws/kat.out" || fail "no $t PASS: $(cat "$ws/kat.out")"
+done
+
+# ---- a library for another machine is named as such ---------------------------
+lib=$(ls "$ws"/build/examplekem/lib*.so | head -1)
+rc=0
+"$NGCC_BIN/ngcc-perf-driver" --lib "$lib" --op keygen --trials 1 --iters 1 --warmups 0 \
+	>"$ws/wrong.out" 2>&1 3>/dev/null || rc=$?
+[ "$rc" != 0 ] || fail "the x86-64 driver loaded an AArch64 library"
+has "$ws/wrong.out" "is AArch64, this driver is x86-64"
+
+# ---- check: functional round trips; the rest skipped, with the reason --------
+ngcc check --rounds 3 >"$ws/check.out" 2>&1 || fail "check: $(cat "$ws/check.out")"
+has "$ws/check.out" "functional clean"
+has "$ws/check.out" "sanitizers skipped: not run under user-mode emulation"
+has "$ws/check.out" "consttime skipped: not run under user-mode emulation"
+rec=$(ls "$ws"/build/examplekem/check/*__memcheck.json | head -1)
+has "$rec" '"status": "skipped"'
+
+# ---- measure, memory, profile -------------------------------------------------
+# Every operation of the four types is timed; the memory pass (a 64 MiB
+# painted stack scanned after each call: seconds per process under
+# emulation) runs for the KEM only, resumed into the same run.
+run=runs/arm
+ngcc measure --run "$run" --no-memory-pass "${plan[@]}" >"$ws/measure.out" 2>&1 ||
+	fail "measure: $(tail -20 "$ws/measure.out")"
+ngcc measure examplekem --run "$run" "${plan[@]}" >"$ws/memory.out" 2>&1 ||
+	fail "measure examplekem with its memory pass: $(tail -20 "$ws/memory.out")"
+ngcc profile --run "$run" --trial-target 0.002 "$unfixed" >"$ws/profile.out" 2>&1 ||
+	fail "profile: $(tail -20 "$ws/profile.out")"
+n=0
+for r in "$ws/$run"/records/*/*.json; do
+	has "$r" '"status": "complete"'
+	has "$r" 'emulated (aarch64 program on a'
+	n=$((n + 1))
+done
+# KEM 2 x 3, SIG 2 x 3, KEX 7 + 8 passes and phases, hash 2 x 8 lengths
+[ "$n" = 43 ] || fail "$n timing records under $ws/$run/records, expected 43"
+m=$(ls "$ws/$run"/memory/examplekem/*.json | wc -l)
+[ "$m" = 6 ] || fail "$m memory records for examplekem, expected 6"
+for r in "$ws/$run"/memory/examplekem/*.json; do has "$r" '"status": "complete"'; done
+p=$(ls "$ws/$run"/profile/*/*.json | wc -l)
+[ "$p" -ge 6 ] || fail "only $p profiles"
+
+# ---- report, publish, site, validate ------------------------------------------
+ngcc report --run "$run" >"$ws/report.out" 2>&1 || fail "report: $(cat "$ws/report.out")"
+page=$(ls "$ws"/reports/*/examplekem.md | head -1)
+has "$page" "performance on AArch64"
+has "$page" "NICCS ARM self-assessment guide"
+has "$page" "emulated (aarch64 program on a"
+ngcc publish --run "$run" --dataset ds --publish-unfixed >"$ws/publish.out" 2>&1 ||
+	fail "publish: $(cat "$ws/publish.out")"
+ngcc site --dataset ds >"$ws/site.out" 2>&1 || fail "site: $(cat "$ws/site.out")"
+ngcc validate ds >"$ws/validate.out" 2>&1 || fail "validate: $(cat "$ws/validate.out")"
+has "$ws/validate.out" "0 problem(s)"
+echo "aarch64: the emulated path passed ($n timing records)"
