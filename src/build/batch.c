@@ -9,6 +9,7 @@
 
 #include "build/build.h"
 #include "evidence/build_json.h"
+#include "method/toolchain.h"
 #include "util/fsutil.h"
 #include "util/untrusted.h"
 
@@ -233,6 +234,11 @@ int build_candidates(const struct build_request *r)
 		return EXIT_INPUT;
 	}
 	char *err = NULL;
+	if (toolchain_problem()) {
+		ngcc_error("%s; unset it to use cc and c++", toolchain_problem());
+		sl_free(&ids);
+		return EXIT_USAGE;
+	}
 	if (build_check_runtime(&err)) {
 		ngcc_error("%s", err);
 		free(err);

@@ -60,6 +60,8 @@ jq_is "$bj" '.instances["kem-toy/Toy 1"].library' "build/kem-toy/libToy 1.so"
 jq_is "$bj" '.instances["kem-toy/Toy 1"].library_sha256' "$(sha256sum "$lib" | cut -d' ' -f1)"
 jq_is "$bj" '.instances["kem-toy/Toy 1"].runtime.drng' "ngcc-perf"
 jq_is "$bj" '.instances["kem-toy/Toy 1"].link_command[0]' "cc"
+jq_is "$bj" '.instances["kem-toy/Toy 1"].compiler_command' "cc"
+jq_is "$bj" '.instances["kem-toy/Toy 1"].compiler_target' "$(cc -dumpmachine)"
 jq_is "$bj" '.instances["kem-toy/Toy 1"].elf_load_bytes > 0' "true"
 # Only the ABI is exported.
 exports=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort | tr '\n' ' ')
@@ -113,6 +115,9 @@ if [ -x "$NGCC_BIN/ngcc-perf-kat" ]; then
 fi
 
 # 4. Refusals.
+# The candidate compiler is one program (NGCC_PERF_CC): no arguments.
+NGCC_PERF_CC="gcc -m32" run 2 "$ngcc" -C "$ws" build
+has "$tmp/err" "NGCC_PERF_CC must name one compiler program"
 run 3 "$ngcc" -C "$ws" build kem-nope
 has "$tmp/err" "candidates/kem-nope/candidate.conf"
 run 2 "$ngcc" -C "$ws" build -j zero
