@@ -747,6 +747,37 @@ static void pub_free(struct pub *p)
 	sl_free(&p->unfixed);
 }
 
+/* "host x86-64 vm" of a campaign's environment at start. */
+static char *machine_of(const json_t *campaign)
+{
+	const json_t *env = json_object_get(campaign, "environment_at_start");
+	return xasprintf("host %s, architecture %s", jget_str(env, "hostname", "?"),
+			 jget_str(env, "architecture", "?"));
+}
+
+/* One system is one machine: a dataset's data/<SYS>/ measured on another
+ * host or architecture is not replaced by this run (two machines would be
+ * published under one name, or one's figures silently dropped). */
+static int refuse_other_machine(const struct pub *p)
+{
+	char *path = xasprintf("%s/data/%s/campaign.json", p->o->dataset, p->sys);
+	json_t *old = path_is_file(path) ? evidence_load(path, NULL) : NULL;
+	char *was = old ? machine_of(old) : NULL, *now = machine_of(p->campaign);
+	int rc = EXIT_OK;
+	if (was && strcmp(was, now)) {
+		ngcc_error("%s: system %s was measured on %s; this run (%s) is %s: give each "
+			   "machine its own system id (workspace systems.csv: ID;Arch;Hostname;"
+			   "Description) and measure again, or publish into another dataset",
+			   p->o->dataset, p->sys, was, p->o->run, now);
+		rc = EXIT_INPUT;
+	}
+	json_decref(old);
+	free(was);
+	free(now);
+	free(path);
+	return rc;
+}
+
 static int prepare(struct pub *p)
 {
 	int rc = check_target(p->o);
@@ -760,7 +791,8 @@ static int prepare(struct pub *p)
 		}
 		p->have_defer = 1;
 	}
-	return load_campaign(p);
+	rc = load_campaign(p);
+	return rc ? rc : refuse_other_machine(p);
 }
 
 int publish_dataset(const struct publish_opts *o)

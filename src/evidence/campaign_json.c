@@ -2,6 +2,7 @@
 #include "evidence/campaign_json.h"
 #include "evidence/check.h"
 #include "evidence/json.h"
+#include "method/arch.h"
 #include "method/flags.h"
 #include "util/fsutil.h"
 #include "util/lock.h"
@@ -27,7 +28,7 @@ static char *host_name(void)
 }
 
 struct host_match {
-	const char *host, *shorthost;
+	const char *host, *shorthost, *arch;
 	char *id;
 };
 
@@ -39,6 +40,12 @@ static int match_system_row(char *f[SEMI_FIELDS], void *ctx)
 	const char *h = str_trim(f[2]);
 	if (strcmp(h, m->host) && strcmp(h, m->shorthost))
 		return 0;
+	/* One host may hold two systems of different architectures (an
+	 * AArch64 build run under emulation beside the native one): a row
+	 * naming an Arch matches only that one. */
+	const char *a = f[1] ? str_trim(f[1]) : "";
+	if (*a && m->arch && !arch_matches(a, m->arch))
+		return 0;
 	m->id = xstrdup(str_trim(f[0]));
 	return 1;
 }
@@ -46,7 +53,8 @@ static int match_system_row(char *f[SEMI_FIELDS], void *ctx)
 static char *systems_csv_lookup(const char *workspace, const char *host, const char *shorthost)
 {
 	char *path = path_join(workspace, "systems.csv");
-	struct host_match m = { host, shorthost, NULL };
+	struct utsname u;
+	struct host_match m = { host, shorthost, uname(&u) == 0 ? u.machine : NULL, NULL };
 	semicolon_rows(path, match_system_row, &m);
 	free(path);
 	return m.id;

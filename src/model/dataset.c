@@ -11,6 +11,7 @@
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/memory_json.h"
+#include "method/arch.h"
 #include "evidence/names.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
@@ -547,8 +548,12 @@ static char *resolve_system(const struct dataset *ds, const char *override)
 	if (override)
 		return xstrdup(override);
 	const char *host = jget_str(ds_environment(ds), "hostname", NULL);
+	const char *arch = jget_str(ds_environment(ds), "architecture", NULL);
+	/* As at measuring time (campaign_system_id): a row naming an Arch
+	 * matches runs of that architecture only. */
 	for (size_t i = 0; host && i < ds->n_systems; i++)
-		if (!strcmp(ds->systems[i].hostname, host))
+		if (!strcmp(ds->systems[i].hostname, host) &&
+		    (!*ds->systems[i].arch || !arch || arch_matches(ds->systems[i].arch, arch)))
 			return xstrdup(ds->systems[i].id);
 	const char *sys = jget_str(ds->campaign, "system_id", NULL);
 	if (sys && *sys)
@@ -668,6 +673,19 @@ int dataset_load_published(struct dataset *ds, const char *dataset_dir,
 	return rc;
 }
 
+static void free_peers(struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_peers; i++) {
+		free(ds->peers[i]);
+		sl_free(&ds->peer_cands[i]);
+	}
+	free(ds->peers);
+	free(ds->peer_cands);
+	ds->peers = NULL;
+	ds->peer_cands = NULL;
+	ds->n_peers = 0;
+}
+
 void dataset_free(struct dataset *ds)
 {
 	for (size_t i = 0; i < ds->n_cand; i++) {
@@ -730,21 +748,33 @@ void dataset_free(struct dataset *ds)
 	json_decref(ds->conf);
 	json_decref(ds->size_audit);
 	free(ds->system_id);
-	for (size_t i = 0; i < ds->n_peers; i++)
-		free(ds->peers[i]);
-	free(ds->peers);
+	free_peers(ds);
 	memset(ds, 0, sizeof *ds);
 }
 
-void dataset_set_peers(struct dataset *ds, const char *const *ids, size_t n)
+void dataset_set_peers(struct dataset *ds, const struct dataset *const *all, size_t n)
 {
-	for (size_t i = 0; i < ds->n_peers; i++)
-		free(ds->peers[i]);
-	free(ds->peers);
+	free_peers(ds);
 	ds->peers = xcalloc(n ? n : 1, sizeof *ds->peers);
-	for (size_t i = 0; i < n; i++)
-		ds->peers[i] = xstrdup(ids[i]);
+	ds->peer_cands = xcalloc(n ? n : 1, sizeof *ds->peer_cands);
+	for (size_t i = 0; i < n; i++) {
+		ds->peers[i] = xstrdup(all[i]->system_id);
+		for (size_t k = 0; k < all[i]->n_cand; k++)
+			sl_push(&ds->peer_cands[i], all[i]->cand[k].id);
+	}
 	ds->n_peers = n;
+}
+
+int ds_system_has_candidate(const struct dataset *ds, const char *id, const char *cand)
+{
+	if (!strcmp(id, ds->system_id))
+		for (size_t k = 0; k < ds->n_cand; k++)
+			if (!strcmp(ds->cand[k].id, cand))
+				return 1;
+	for (size_t i = 0; i < ds->n_peers; i++)
+		if (!strcmp(ds->peers[i], id) && sl_contains(&ds->peer_cands[i], cand))
+			return 1;
+	return 0;
 }
 
 int ds_system_rendered(const struct dataset *ds, const char *id)
@@ -892,13 +922,23 @@ const json_t *ds_candidate_env(const struct ds_candidate *c)
 	return best;
 }
 
+const char *ds_emulated(const struct dataset *ds)
+{
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(ds->campaign, "host_problems"), i, p)
+		if (json_is_string(p) && str_starts_with(json_string_value(p), "emulated ("))
+			return json_string_value(p);
+	return NULL;
+}
+
 int ds_is_arm(const struct dataset *ds)
 {
 	const char *a = jget_str(ds_environment(ds), "architecture", NULL);
 	for (size_t i = 0; !a && i < ds->n_systems; i++)
 		if (!strcmp(ds->systems[i].id, ds->system_id))
 			a = ds->systems[i].arch;
-	return a && (!strcmp(a, "aarch64") || !strcasecmp(a, "arm64") || !strcasecmp(a, "AArch64"));
+	return arch_matches(a, "aarch64");
 }
 
 const char *ds_arch_name(const struct dataset *ds)

@@ -91,6 +91,7 @@ struct dataset {
 	json_t *size_audit;            /* size_audit.json or NULL */
 	char **peers;                  /* other systems rendered into the same
 	                                  tree (linked from breadcrumbs); owned */
+	struct strlist *peer_cands;    /* the candidate ids of each peer */
 	size_t n_peers;
 };
 
@@ -105,9 +106,11 @@ void dataset_free(struct dataset *ds);
 /* The systems whose pages are in the same output tree, so that pages may
  * link to them (docs/report-format.md §1: a page without data is not linked).
  * Without a call only the dataset's own system is linked. */
-void dataset_set_peers(struct dataset *ds, const char *const *ids, size_t n);
+void dataset_set_peers(struct dataset *ds, const struct dataset *const *all, size_t n);
 /* 1 if pages of system id exist in the output tree (itself or a peer). */
 int ds_system_rendered(const struct dataset *ds, const char *id);
+/* 1 if system id (itself or a peer) has a page for candidate cand. */
+int ds_system_has_candidate(const struct dataset *ds, const char *id, const char *cand);
 
 /* ---- lookups used by the pages ---- */
 const struct ds_record *ds_find_record(const struct ds_instance *in, const char *op);
@@ -151,6 +154,9 @@ const json_t *ds_candidate_env(const struct ds_candidate *c);
 /* Architecture words: "x86-64"/"AArch64", and "x86"/"ARM" for the guide. */
 const char *ds_arch_name(const struct dataset *ds);
 int ds_is_arm(const struct dataset *ds);
+/* The run's "emulated (…): not a performance figure" host problem (user-mode
+ * emulation, docs/method.md §3.1), or NULL. */
+const char *ds_emulated(const struct dataset *ds);
 /* The environment for the system (campaign start, else any record). */
 const json_t *ds_environment(const struct dataset *ds);
 

@@ -44,7 +44,7 @@ static void header(struct cpage *p)
 {
 	const struct dataset *ds = p->ds;
 	char *page = xasprintf("%s.md", p->c->id);
-	char *sw = system_switch(ds, page);
+	char *sw = system_switch(ds, page, p->c->id);
 	md_blockf(&p->md, "[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) "
 		  "\xe2\x80\xba %s \xc2\xb7 system: %s", ds->system_id, p->c->id, sw);
 	md_blockf(&p->md, "# %s %s \xe2\x80\x94 performance on %s (system %s)", p->c->id,

@@ -17,7 +17,7 @@ char *instance_cell(const struct ds_instance *in)
 	return s;
 }
 
-char *system_switch(const struct dataset *ds, const char *page)
+char *system_switch(const struct dataset *ds, const char *page, const char *cand)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int seen_self = 0;
@@ -28,7 +28,7 @@ char *system_switch(const struct dataset *ds, const char *page)
 		if (!strcmp(id, ds->system_id)) {
 			sb_addf(&sb, "**%s**", id);
 			seen_self = 1;
-		} else if (ds_system_rendered(ds, id)) {
+		} else if (cand ? ds_system_has_candidate(ds, id, cand) : ds_system_rendered(ds, id)) {
 			sb_addf(&sb, "[%s](../%s/%s)", id, id, page);
 		} else {
 			sb_adds(&sb, id);   /* registered, but no pages here to link */

@@ -204,6 +204,13 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 		}
 		total += nr;
 		md_blockf(&page, "## %s against %s", sys[s]->system_id, base->system_id);
+		for (size_t e = 0; e < 2; e++) {
+			const struct dataset *d = e ? sys[s] : base;
+			if (ds_emulated(d))
+				md_blockf(&page, "⚠ %s: %s. Its cycles and times are the "
+					  "emulator's, not the machine's, and so are the ratios "
+					  "below.", d->system_id, ds_emulated(d));
+		}
 		char *img = cmp_chart(sys[s], base->system_id, rows, nr, &charts[s]);
 		md_block(&page, img);
 		free(img);

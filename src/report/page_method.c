@@ -402,7 +402,7 @@ char *page_method(const struct dataset *ds, size_t *len)
 			desc = ds->systems[i].desc;
 	if (!desc || !*desc)
 		desc = jget_str(ds_environment(ds), "cpu_model", "unregistered system");
-	char *sw = system_switch(ds, "method.md");
+	char *sw = system_switch(ds, "method.md", NULL);
 	md_blockf(&md, "[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) "
 		  "\xe2\x80\xba method \xc2\xb7 system: %s", ds->system_id, sw);
 	free(sw);

@@ -454,7 +454,7 @@ char *page_summary(const struct dataset *ds, size_t *len)
 {
 	struct spage p = { ds, MD_PAGE_INIT };
 	const json_t *env = ds_environment(ds);
-	char *sw = system_switch(ds, "index.md");
+	char *sw = system_switch(ds, "index.md", NULL);
 	md_blockf(&p.md, "[Performance measurements](../index.md) \xe2\x80\xba system: %s", sw);
 	free(sw);
 	md_blockf(&p.md, "# Performance \xe2\x80\x94 %s, system %s", ds_arch_name(ds), ds->system_id);

@@ -44,8 +44,10 @@ char *page_checks(const struct dataset *ds, size_t *len);
 /* The instance cell: `label`, plus " (AVX2)" for an optimized build. */
 char *instance_cell(const struct ds_instance *in);
 /* Breadcrumb system list in registry order: current in bold, systems with
- * pages in the tree linked to ../<other>/<page>, others plain. */
-char *system_switch(const struct dataset *ds, const char *page);
+ * pages in the tree linked to ../<other>/<page>, others plain.  cand: the
+ * candidate of a candidate page (linked only on systems that measured it),
+ * NULL for a system-wide page. */
+char *system_switch(const struct dataset *ds, const char *page, const char *cand);
 /* The unfixed-host paragraph (docs/report-format.md §2) for the records of the
  * candidate (NULL: every record of the dataset); NULL when all are fixed. */
 char *unfixed_notice(const struct dataset *ds, const struct ds_candidate *c);

@@ -126,21 +126,17 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
 	memset(out, 0, sizeof *out);
 	if (!n)
 		return -1;
-	const char **ids = xcalloc(n, sizeof *ids);
 	const struct dataset **sys = xcalloc(n, sizeof *sys);
-	for (size_t i = 0; i < n; i++) {
-		ids[i] = ds[i].system_id;
-		sys[i] = &ds[i];
-	}
 	for (size_t i = 0; i < n; i++)
-		dataset_set_peers(&ds[i], ids, n);
+		sys[i] = &ds[i];
+	for (size_t i = 0; i < n; i++)
+		dataset_set_peers(&ds[i], sys, n);
 	shared_pages(sys, n, out);
 	for (size_t i = 0; i < n; i++)
 		system_pages(&ds[i], extensions, out);
 	if (extensions)
 		compare_page(sys, n, out);
 	free(sys);
-	free(ids);
 	return 0;
 }
 

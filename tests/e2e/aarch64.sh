@@ -57,6 +57,9 @@ has "$ws/host.out" "HOST: emulated (aarch64 program on a"
 has "$ws/host.out" "not a performance figure"
 
 # ---- add, build, kat: four types ----------------------------------------------
+# One host, two systems: the native runs are x86_1, the emulated ones arm_1.
+printf 'ID;Arch;Hostname;Description\nx86_1;x86_64;%s;this host\narm_1;AArch64;%s;this host, AArch64 under qemu-user\n' \
+	"$(hostname)" "$(hostname)" >"$ws/systems.csv"
 for p in ExampleKEM ExampleSIG ExampleKEX ExampleHash; do
 	ngcc add "$NGCC_SRC/examples/$p" >"$ws/add.out" 2>&1 || fail "add $p: $(cat "$ws/add.out")"
 done
@@ -120,13 +123,48 @@ p=$(ls "$ws/$run"/profile/*/*.json | wc -l)
 
 # ---- report, publish, site, validate ------------------------------------------
 ngcc report --run "$run" >"$ws/report.out" 2>&1 || fail "report: $(cat "$ws/report.out")"
-page=$(ls "$ws"/reports/*/examplekem.md | head -1)
-has "$page" "performance on AArch64"
+page="$ws/reports/arm_1/examplekem.md"
+[ -f "$page" ] || fail "no $page (systems.csv names this AArch64 run arm_1): $(cat "$ws/report.out")"
+has "$page" "performance on AArch64 (system arm_1)"
 has "$page" "NICCS ARM self-assessment guide"
 has "$page" "emulated (aarch64 program on a"
-ngcc publish --run "$run" --dataset ds --publish-unfixed >"$ws/publish.out" 2>&1 ||
-	fail "publish: $(cat "$ws/publish.out")"
-ngcc site --dataset ds >"$ws/site.out" 2>&1 || fail "site: $(cat "$ws/site.out")"
-ngcc validate ds >"$ws/validate.out" 2>&1 || fail "validate: $(cat "$ws/validate.out")"
+
+# ---- one dataset, two systems: a native x86-64 run beside the emulated one ----
+ws86="$ws/x86"
+mkdir -p "$ws86"
+cp "$ws/systems.csv" "$ws86/"
+env -u NGCC_PERF_CC -u NGCC_PERF_CXX "$NGCC_BIN/ngcc-perf" -C "$ws86" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/x86 "${plan[@]}" \
+	>"$ws/x86.out" 2>&1 || fail "native campaign: $(tail -20 "$ws/x86.out")"
+grep -q '"system_id": "x86_1"' "$ws86/runs/x86/campaign.json" || fail "the native run is not x86_1"
+ds="$ws/ds"
+"$NGCC_BIN/ngcc-perf" -C "$ws86" publish --run runs/x86 --dataset "$ds" --publish-unfixed \
+	>"$ws/publish.out" 2>&1 || fail "publish x86: $(cat "$ws/publish.out")"
+ngcc publish --run "$run" --dataset "$ds" --publish-unfixed >"$ws/publish.out" 2>&1 ||
+	fail "publish arm: $(cat "$ws/publish.out")"
+[ -d "$ds/data/x86_1" ] && [ -d "$ds/data/arm_1" ] || fail "the dataset lacks a system: $(ls "$ds/data")"
+has "$ds/reports/arm_1/examplekem.md" "system: [x86_1](../x86_1/examplekem.md) · **arm_1**"
+has "$ds/reports/x86_1/examplekem.md" "system: **x86_1** · [arm_1](../arm_1/examplekem.md)"
+# a candidate measured on one system only is not linked from the other
+has "$ds/reports/arm_1/examplesig.md" "system: x86_1 · **arm_1**"
+has "$ds/reports/compare.md" "## arm_1 against x86_1"
+has "$ds/reports/compare.md" "⚠ arm_1: emulated (aarch64 program on a"
+ngcc site --dataset "$ds" >"$ws/site.out" 2>&1 || fail "site: $(cat "$ws/site.out")"
+for f in index.html compare.html x86_1/examplekem.html arm_1/examplekem.html; do
+	[ -f "$ds/site/$f" ] || fail "the site has no $f"
+done
+has "$ds/site/arm_1/examplekem.html" "not a performance figure"
+"$NGCC_BIN/ngcc-perf" validate "$ds" >"$ws/validate.out" 2>&1 || fail "validate: $(cat "$ws/validate.out")"
 has "$ws/validate.out" "0 problem(s)"
-echo "aarch64: the emulated path passed ($n timing records)"
+ngcc validate "$ds" >"$ws/validate.out" 2>&1 || fail "validate (AArch64): $(cat "$ws/validate.out")"
+
+# ---- one system id, two machines: refused ---------------------------------------
+cp -a "$ws86/runs/x86" "$ws86/runs/claims-arm"
+sed -i 's/"system_id": "x86_1"/"system_id": "arm_1"/' "$ws86/runs/claims-arm/campaign.json"
+"$NGCC_BIN/ngcc-perf" -C "$ws86" publish --run runs/claims-arm --dataset "$ws/ds2" --publish-unfixed \
+	>"$ws/publish.out" 2>&1 || fail "publish the relabelled run: $(cat "$ws/publish.out")"
+rc=0
+ngcc publish --run "$run" --dataset "$ws/ds2" --publish-unfixed >"$ws/publish.out" 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "publishing arm_1 over another machine's arm_1 exited $rc: $(cat "$ws/publish.out")"
+has "$ws/publish.out" "system arm_1 was measured on host"
+has "$ws/publish.out" "architecture x86_64"
+echo "aarch64: the emulated path passed ($n timing records; a two-system dataset validated)"
