@@ -113,6 +113,77 @@ static void cmp_table(struct md_page *md, const struct cmp_row *rows, size_t n,
 	}
 }
 
+/* The rows of base against other: every reference instance and operation
+ * complete on both; of candidate cand only when it is not NULL. */
+static struct cmp_row *collect_rows(const struct dataset *base, const struct dataset *other,
+				    const char *cand, size_t *n)
+{
+	struct cmp_row *rows = NULL;
+	*n = 0;
+	for (size_t i = 0; i < base->n_cand; i++) {
+		const struct ds_candidate *c = &base->cand[i];
+		if (cand && strcmp(c->id, cand))
+			continue;
+		for (size_t k = 0; k < c->n_inst; k++) {
+			const struct ds_instance *a = &c->inst[k];
+			const struct ds_instance *b = find_instance(other, c->id, a->stem);
+			if (a->optimized || !b)
+				continue;
+			for (size_t r = 0; r < a->n_rec; r++) {
+				struct cmp_row row = { c, a, a->rec[r].op, { 0, 0 }, { 0, 0 }, 0, 0 };
+				if (!record_pair(a, b, a->rec[r].op, &row))
+					continue;
+				rows = xrealloc(rows, (*n + 1) * sizeof *rows);
+				rows[(*n)++] = row;
+			}
+		}
+	}
+	return rows;
+}
+
+/* A system measured under user-mode emulation says so above its figures. */
+static void emulation_notes(struct md_page *md, const struct dataset *base,
+			    const struct dataset *other)
+{
+	for (size_t e = 0; e < 2; e++) {
+		const struct dataset *d = e ? other : base;
+		if (ds_emulated(d))
+			md_blockf(md, "⚠ %s: %s. Its cycles and times are the emulator's, not the "
+				  "machine's, and so are the ratios below.", d->system_id,
+				  ds_emulated(d));
+	}
+}
+
+/* Does the candidate have a row against any other system? */
+static int compared(const struct dataset *const *sys, size_t n, const char *cand)
+{
+	for (size_t s = 1; s < n; s++) {
+		size_t nr = 0;
+		free(collect_rows(sys[0], sys[s], cand, &nr));
+		if (nr)
+			return 1;
+	}
+	return 0;
+}
+
+/* "Per candidate: [a](compare-a.md) · …", the pages of page_compare_candidate. */
+static void candidate_links(struct md_page *md, const struct dataset *const *sys, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < sys[0]->n_cand; i++) {
+		const char *cand = sys[0]->cand[i].id;
+		if (!compared(sys, n, cand))
+			continue;
+		char *page = compare_candidate_page_name(cand), *link = md_link(cand, page);
+		sb_addf(&sb, "%s%s", sb.len ? " \xc2\xb7 " : "Per candidate: ", link);
+		free(link);
+		free(page);
+	}
+	if (sb.len)
+		md_block(md, sb.buf);
+	sb_free(&sb);
+}
+
 static char *cmp_chart(const struct dataset *other, const char *base, const struct cmp_row *rows,
 		       size_t n, struct site_charts *charts)
 {
@@ -179,38 +250,17 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 		  "is the one to read across clocks. A ratio more than twice or less than half "
 		  "the median cycle ratio of its section is flagged `outlier`.", base->system_id,
 		  base->system_id);
+	candidate_links(&page, sys, n);
 	for (size_t s = 1; s < n; s++) {
-		struct cmp_row *rows = NULL;
 		size_t nr = 0;
-		for (size_t i = 0; i < base->n_cand; i++) {
-			const struct ds_candidate *c = &base->cand[i];
-			for (size_t k = 0; k < c->n_inst; k++) {
-				const struct ds_instance *a = &c->inst[k];
-				const struct ds_instance *b = find_instance(sys[s], c->id, a->stem);
-				if (a->optimized || !b)
-					continue;
-				for (size_t r = 0; r < a->n_rec; r++) {
-					struct cmp_row row = { c, a, a->rec[r].op, { 0, 0 }, { 0, 0 }, 0, 0 };
-					if (!record_pair(a, b, a->rec[r].op, &row))
-						continue;
-					rows = xrealloc(rows, (nr + 1) * sizeof *rows);
-					rows[nr++] = row;
-				}
-			}
-		}
+		struct cmp_row *rows = collect_rows(base, sys[s], NULL, &nr);
 		if (!nr) {
 			free(rows);
 			continue;
 		}
 		total += nr;
 		md_blockf(&page, "## %s against %s", sys[s]->system_id, base->system_id);
-		for (size_t e = 0; e < 2; e++) {
-			const struct dataset *d = e ? sys[s] : base;
-			if (ds_emulated(d))
-				md_blockf(&page, "⚠ %s: %s. Its cycles and times are the "
-					  "emulator's, not the machine's, and so are the ratios "
-					  "below.", d->system_id, ds_emulated(d));
-		}
+		emulation_notes(&page, base, sys[s]);
 		char *img = cmp_chart(sys[s], base->system_id, rows, nr, &charts[s]);
 		md_block(&page, img);
 		free(img);
@@ -218,6 +268,59 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 		for (size_t k = 0; k < sizeof type_heading / sizeof *type_heading; k++)
 			cmp_table(&page, rows, nr, type_heading[k][0], base->system_id,
 				  sys[s]->system_id, median);
+		free(rows);
+	}
+	char *text = md_finish(&page, len);
+	if (total)
+		return text;
+	free(text);
+	return NULL;
+}
+
+/* ---- one candidate on every system ------------------------------------------ */
+
+char *compare_candidate_page_name(const char *cand)
+{
+	return xasprintf("compare-%s.md", cand);
+}
+
+char *page_compare_candidate(const struct dataset *const *sys, size_t n, const char *cand,
+			     size_t *len)
+{
+	if (n < 2)
+		return NULL;
+	const struct dataset *base = sys[0];
+	const struct ds_candidate *c = NULL;
+	for (size_t i = 0; i < base->n_cand && !c; i++)
+		if (!strcmp(base->cand[i].id, cand))
+			c = &base->cand[i];
+	if (!c)
+		return NULL;
+	struct md_page page = MD_PAGE_INIT;
+	size_t total = 0;
+	md_blockf(&page, "[Performance measurements](index.md) \xe2\x80\xba [Compare](compare.md) "
+		  "\xe2\x80\xba %s", cand);
+	md_blockf(&page, "# %s %s \xe2\x80\x94 on every system", cand, c->algorithm);
+	md_blockf(&page, "Each reference instance and operation of %s with a complete timing "
+		  "record on system %s and on another system, as on the [comparison page]"
+		  "(compare.md). Ratios are the other system's figure divided by %s's; the time "
+		  "ratio is the one to read across clocks.", cand, base->system_id, base->system_id);
+	for (size_t s = 1; s < n; s++) {
+		size_t nr = 0;
+		struct cmp_row *rows = collect_rows(base, sys[s], cand, &nr);
+		if (nr) {
+			char *a = xasprintf("%s/%s.md", base->system_id, cand);
+			char *b = xasprintf("%s/%s.md", sys[s]->system_id, cand);
+			md_blockf(&page, "## %s against %s", sys[s]->system_id, base->system_id);
+			md_blockf(&page, "Pages: [%s on %s](%s), [%s on %s](%s).", cand,
+				  base->system_id, a, cand, sys[s]->system_id, b);
+			emulation_notes(&page, base, sys[s]);
+			cmp_table(&page, rows, nr, c->type, base->system_id, sys[s]->system_id,
+				  median_ratio(rows, nr));
+			free(a);
+			free(b);
+			total += nr;
+		}
 		free(rows);
 	}
 	char *text = md_finish(&page, len);

@@ -27,6 +27,12 @@ char *page_index(const struct dataset *const *systems, size_t n, size_t *len);
 struct site_charts;
 char *page_compare(const struct dataset *const *systems, size_t n, struct site_charts *charts,
 		   size_t *len);
+/* compare-<cand>.md: one candidate's rows of compare.md, each other system
+ * against systems[0], with links to its page on both; NULL when the
+ * candidate has no instance measured on two systems. */
+char *page_compare_candidate(const struct dataset *const *systems, size_t n, const char *cand,
+			     size_t *len);
+char *compare_candidate_page_name(const char *cand);
 
 /* "Beyond the guide" (§5.9) of a candidate page, page_ext.c: A.0 always,
  * the other subsections only with extensions and data. */

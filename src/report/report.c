@@ -107,6 +107,12 @@ static void compare_page(const struct dataset *const *sys, size_t n, struct repo
 		add(out, xstrdup("compare.md"), d, len);
 		for (size_t i = 0; i < n; i++)
 			chart_files(sys[i], &ch[i], out);
+		for (size_t k = 0; k < sys[0]->n_cand; k++) {
+			const char *cand = sys[0]->cand[k].id;
+			char *page = page_compare_candidate(sys, n, cand, &len);
+			if (page)
+				add(out, compare_candidate_page_name(cand), page, len);
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		site_charts_free(&ch[i]);

@@ -148,8 +148,12 @@ has "$ds/reports/x86_1/examplekem.md" "system: **x86_1** · [arm_1](../arm_1/exa
 has "$ds/reports/arm_1/examplesig.md" "system: x86_1 · **arm_1**"
 has "$ds/reports/compare.md" "## arm_1 against x86_1"
 has "$ds/reports/compare.md" "⚠ arm_1: emulated (aarch64 program on a"
+has "$ds/reports/compare.md" "Per candidate: [examplekem](compare-examplekem.md)"
+has "$ds/reports/compare-examplekem.md" "# examplekem ExampleKEM — on every system"
+has "$ds/reports/compare-examplekem.md" "Pages: [examplekem on x86_1](x86_1/examplekem.md), [examplekem on arm_1](arm_1/examplekem.md)."
+[ ! -e "$ds/reports/compare-examplesig.md" ] || fail "a comparison page for a candidate measured on one system"
 ngcc site --dataset "$ds" >"$ws/site.out" 2>&1 || fail "site: $(cat "$ws/site.out")"
-for f in index.html compare.html x86_1/examplekem.html arm_1/examplekem.html; do
+for f in index.html compare.html compare-examplekem.html x86_1/examplekem.html arm_1/examplekem.html; do
 	[ -f "$ds/site/$f" ] || fail "the site has no $f"
 done
 has "$ds/site/arm_1/examplekem.html" "not a performance figure"
