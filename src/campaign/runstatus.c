@@ -1,5 +1,6 @@
 /* runstatus.c — see runstatus.h: every unit's state in a run directory. */
 #include "campaign/runstatus.h"
+#include "campaign/merge.h"
 #include "campaign/prior.h"
 #include "campaign/rundir.h"
 #include "evidence/campaign_json.h"
@@ -58,8 +59,17 @@ int run_status_open(struct run_status *st, const char *run, char **err)
 	st->profile_pass = 1;
 	char *path = path_join(run, "campaign.json");
 	if (!path_exists(path)) {
-		*err = xasprintf("%s does not exist: %s is not a run directory (or nothing ran in it yet)",
-				 path, run);
+		struct strlist old = STRLIST_INIT, tmp = STRLIST_INIT;
+		merge_leftovers(run, &old, &tmp);
+		if (old.n || tmp.n)
+			*err = xasprintf("%s does not exist, and %s is left by a merge that was interrupted: "
+					 "run the same merge again (it restores or replaces the run and "
+					 "removes what is left)", path, old.n ? old.items[0] : tmp.items[0]);
+		else
+			*err = xasprintf("%s does not exist: %s is not a run directory (or nothing ran "
+					 "in it yet)", path, run);
+		sl_free(&old);
+		sl_free(&tmp);
 		free(path);
 		return -1;
 	}
