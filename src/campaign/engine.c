@@ -682,6 +682,8 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	if (check_host(e))
 		return EXIT_USAGE;
 	cpus_pin_housekeeping(e->cpu);
+	if (rundir_refuse_unusual(e->run, phase))
+		return EXIT_INPUT;
 	if (take_run(e))
 		return EXIT_USAGE;
 	if (rundir_prepare(e->run))

@@ -8,6 +8,7 @@
 #include "evidence/memory_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -130,7 +131,7 @@ static char *failure_cause(const char *run, const char *dir, const struct status
 			   const char *stem, const char *why)
 {
 	char *path = rundir_unit_path(run, dir, u->cand, stem);
-	json_t *doc = evidence_load(path, NULL);
+	json_t *doc = evidence_load_below(run, path, NULL);
 	const char *detail = jget_str(doc, "status_detail", NULL);
 	char *cause = detail ? xasprintf("%s: %s", jget_str(doc, "status", "?"), detail) :
 		      xstrdup(why ? why : "not complete");
@@ -180,9 +181,7 @@ static enum unit_status file_state(const struct run_status *st, const struct res
 static int relink_refused(const struct run_status *st, const struct status_unit *u)
 {
 	char *rel = xasprintf("profile/%s/%s__RELINK_FAILED.json", u->cand, u->label);
-	char *path = path_join(st->run, rel);
-	int there = path_exists(path);
-	free(path);
+	int there = root_kind(st->run, rel) == 'f'; /* never through a link */
 	free(rel);
 	return there;
 }
@@ -191,7 +190,7 @@ static void read_calibration(const struct run_status *st, struct status_unit *u)
 {
 	char *stem = rundir_stem(u->label, u->op);
 	char *path = rundir_unit_path(st->run, "calibrate", u->cand, stem);
-	json_t *cal = path_exists(path) ? evidence_load(path, NULL) : NULL;
+	json_t *cal = path_exists(path) ? evidence_load_below(st->run, path, NULL) : NULL;
 	if (cal && !strcmp(jget_str(cal, "status", ""), ST_COMPLETE) &&
 	    (!u->library_sha256 || !strcmp(jget_str(cal, "library_sha256", ""), u->library_sha256))) {
 		u->calibrated = 1;
