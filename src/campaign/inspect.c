@@ -49,6 +49,7 @@ struct coverage {
 	int merged;                  /* a merge of shard runs */
 	int shards[SHARD_MAX + 1];   /* [k]: shard k is covered (merged runs) */
 	int deferred;                /* the deferred worker's units are covered */
+	int unsharded;               /* a run of every unit was merged in */
 };
 
 static int covered(const struct engine *e, const struct coverage *c, const struct unit *u)
@@ -57,7 +58,7 @@ static int covered(const struct engine *e, const struct coverage *c, const struc
 	if (shard == SHARD_DEFERRED)
 		return c->deferred;
 	if (c->merged)
-		return shard <= SHARD_MAX && c->shards[shard];
+		return c->unsharded || (shard <= SHARD_MAX && c->shards[shard]);
 	return e->o.shard.n == 0 || shard == e->o.shard.k;
 }
 
@@ -89,6 +90,8 @@ static void selection_from_run(const json_t *doc, struct engine_opts *o, struct 
 		c->merged = 1;
 		if (str_starts_with(label, "deferred"))
 			c->deferred = 1;
+		else if (!strcmp(label, "unsharded"))
+			c->unsharded = c->deferred = 1;
 		else if (kk >= 1 && kk <= SHARD_MAX)
 			c->shards[kk] = 1;
 	}
@@ -159,6 +162,10 @@ int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io
 		warn_other_assignment(&e, doc);
 		fill_status(&st, &e, &cov, &elsewhere);
 		run_status_finish(&st, &o.planning, &m, &pr);
+		/* A merged run answers for every shard: units of a shard that
+		 * was never merged in are work left, not another run's. */
+		if (cov.merged && elsewhere)
+			st.settled = 0;
 		prior_free(&pr);
 		if (!st.n_units) {
 			ngcc_error("status: %s is responsible for no unit (no built candidate matches it)", st.run);
@@ -172,7 +179,10 @@ int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io
 			json_decref(j);
 		} else {
 			run_status_print(&st, stdout);
-			if (elsewhere)
+			if (elsewhere && cov.merged)
+				printf("%zu unit(s) belong to shards not merged into this run: not settled "
+				       "(merge every shard's run)\n", elsewhere);
+			else if (elsewhere)
 				printf("%zu unit(s) belong to other shards of this campaign\n", elsewhere);
 		}
 		if (!rc)

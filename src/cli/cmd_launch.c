@@ -202,9 +202,11 @@ static void print_next_step(const struct launch_opts *o, const struct strlist *w
 {
 	for (size_t i = 0; i < written->n; i++)
 		printf("launch: wrote %s\n", written->items[i]);
-	const char *start = written->items[o->engine == LAUNCH_PARALLEL ? 0 : written->n - 1];
+	char *start = sh_quote(written->items[o->engine == LAUNCH_PARALLEL ? 0 : written->n - 1]);
+	/* quoted for the shell, so that the line can be pasted as it is */
 	printf("launch: start the campaign with: %s%s\n",
 	       o->engine == LAUNCH_PARALLEL ? "bash " : "", start);
+	free(start);
 }
 
 int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx)
@@ -246,7 +248,8 @@ int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx)
 	char *rel = out ? xstrdup(out) : xasprintf("%s.shards", o.run);
 	char *dir = ws_resolve(ctx, rel);
 	struct strlist written = STRLIST_INIT;
-	rc = launch_write(&o, dir, &written) ? EXIT_SYSTEM : EXIT_OK;
+	int wrote = launch_write(&o, dir, &written);
+	rc = wrote == LAUNCH_REFUSED ? EXIT_USAGE : wrote ? EXIT_SYSTEM : EXIT_OK;
 	if (!rc)
 		print_next_step(&o, &written);
 	sl_free(&written);
