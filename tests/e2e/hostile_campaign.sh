@@ -36,6 +36,8 @@ trap 'slurm_stop; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 export NGCC_PERF_LOCK_DIR=$tmp/locks
 mkdir -p "$NGCC_PERF_LOCK_DIR"
 ws=$tmp/ws
+# Whatever a hostile name might run, it runs here, where the test looks.
+cd "$tmp"
 case_no=0 failures=0
 case_() { case_no=$1; }
 fail() {
@@ -218,13 +220,17 @@ has "$tmp/out" "start the campaign with: bash '"
 script="$qws/$qrun.shards/run-parallel.sh"
 [ -f "$script" ] || fail "no run-parallel.sh at $script"
 # the printed command, pasted into a shell, names the script
-start=$(sed -n 's/^launch: start the campaign with: bash //p' "$tmp/out")
-[ "$(eval "printf '%s' $start")" = "$script" ] || fail "the printed start command does not paste: $start"
+start=$(sed -n 's/^launch: start the campaign with: //p' "$tmp/out")
+# read as a shell reads it (shlex, nothing is run): bash and the script
+python3 - "$start" "$script" <<'EOF' || fail "the printed start command does not paste: $start"
+import shlex, sys
+assert shlex.split(sys.argv[1]) == ["bash", sys.argv[2]], shlex.split(sys.argv[1])
+EOF
 if parallel_check; then
 	sed -i "s|^NGCC=.*|NGCC=$(printf '%q' "$stub")|" "$script"
 	export STUB_LOG=$tmp/stub.log
 	: >"$STUB_LOG"
-	(cd "$tmp" && QUICK=120 run 0 bash "$script")
+	QUICK=120 run 0 bash "$script"
 	[ "$(awk 'NR > 1' "$qws/$qrun.shards/parallel.joblog" | wc -l)" = 2 ] ||
 		fail "GNU parallel did not run 2 shard jobs: $(cat "$qws/$qrun.shards/parallel.joblog" 2>&1)"
 	for k in 1 2; do
@@ -258,7 +264,7 @@ if slurm_start "$tmp/slurm"; then
 	: >"$STUB_LOG"
 	sed -i '/^#SBATCH --partition/d' "$sdir"/*.sbatch   # the loopback Slurm has its own
 	sed -i "s|^#SBATCH --time=.*|#SBATCH --nodelist=$(hostname -s)|" "$sdir"/*.sbatch
-	(cd "$tmp" && run 0 "$sdir/submit.sh")
+	run 0 "$sdir/submit.sh"
 	final=$(cat "$sdir/final.jobid")
 	slurm_wait_job "$final" 120 || fail "the Slurm jobs did not finish in 120 s: $(squeue 2>&1)"
 	[ "$(slurm_job_state "$final")" = COMPLETED ] || fail "final job: $(slurm_job_state "$final")"
