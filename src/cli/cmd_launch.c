@@ -61,7 +61,12 @@ static void launch_usage(FILE *out)
 		"  --sbatch-option OPT  one more #SBATCH line, verbatim (repeatable)\n"
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit: 0 scripts written; 2 usage error; 4 they cannot be written.\n");
+		"Paths and names are quoted for the shell and for #SBATCH lines; a run\n"
+		"name that cannot be a folder name, and (slurm) a line break in anything\n"
+		"written into an #SBATCH line, are refused before anything is written.\n"
+		"\n"
+		"Exit: 0 scripts written; 2 usage error (a number out of range, a name\n"
+		"refused); 4 they cannot be written.\n");
 }
 
 enum {
