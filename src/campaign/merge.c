@@ -4,6 +4,7 @@
 #include "evidence/campaign_json.h"
 #include "util/fsutil.h"
 #include "evidence/json.h"
+#include "evidence/names.h"
 #include "host/env.h"
 #include "util/untrusted.h"
 #include "util/util.h"
@@ -682,6 +683,14 @@ int run_merge(const char *const *dirs, size_t n, const char *into, int replace)
 {
 	if (n < 1) {
 		ngcc_error("merge needs the shards' run directories and --into RUN");
+		return EXIT_USAGE;
+	}
+	char *into_abs = path_absolute(into);
+	char *problem = path_name_problem("the --into run name", path_basename(into_abs));
+	free(into_abs);
+	if (problem) {
+		ngcc_error("merge: %s", problem);
+		free(problem);
 		return EXIT_USAGE;
 	}
 	if (recover_interrupted(into))

@@ -125,6 +125,12 @@ fresh s2
 run 3 "$ngcc" -C "$ws" report --run runs/s2 --out rep --system ../x
 has "$tmp/err" "system id '../x' cannot name a folder or file"
 [ ! -e "$ws/x" ] || fail "report --system ../x wrote outside rep/"
+# run names keep the rule too: measure --run, merge --into
+run 2 "$ngcc" -C "$ws" measure --run runs/.hidden "${measure_opts[@]}"
+has "$tmp/err" "the run name '.hidden' cannot name a folder or file"
+run 2 "$ngcc" -C "$ws" merge runs/c --into $'runs/a\nb'
+has "$tmp/err" "control character"
+[ ! -e "$ws/runs/.hidden" ] && [ ! -e "$ws/runs/a"$'\n'"b" ] || fail "a refused run name was created"
 rm -rf "$ws/runs/s2"
 
 # ---- 3. status, resume and prior through links --------------------------------------
