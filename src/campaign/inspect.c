@@ -111,7 +111,12 @@ static void fill_status(struct run_status *st, const struct engine *e, const str
 {
 	for (size_t i = 0; i < e->n_units; i++) {
 		const struct unit *u = &e->units[i];
-		if (covered(e, c, u))
+		/* A merged run answers for every shard: the units of a shard that
+		 * was never merged in are work it still lacks (pending), not
+		 * another run's. */
+		int mine = covered(e, c, u) ||
+			   (c->merged && engine_unit_shard(e, u) != SHARD_DEFERRED);
+		if (mine)
 			run_status_add(st, u->cand, u->label, u->op, u->library_sha256, profiled(u));
 		else if (engine_unit_shard(e, u) == SHARD_DEFERRED)
 			run_status_add_other(st, u->cand, u->label, u->op, US_DEFERRED, NULL);
@@ -162,10 +167,6 @@ int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io
 		warn_other_assignment(&e, doc);
 		fill_status(&st, &e, &cov, &elsewhere);
 		run_status_finish(&st, &o.planning, &m, &pr);
-		/* A merged run answers for every shard: units of a shard that
-		 * was never merged in are work left, not another run's. */
-		if (cov.merged && elsewhere)
-			st.settled = 0;
 		prior_free(&pr);
 		if (!st.n_units) {
 			ngcc_error("status: %s is responsible for no unit (no built candidate matches it)", st.run);
@@ -179,10 +180,7 @@ int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io
 			json_decref(j);
 		} else {
 			run_status_print(&st, stdout);
-			if (elsewhere && cov.merged)
-				printf("%zu unit(s) belong to shards not merged into this run: not settled "
-				       "(merge every shard's run)\n", elsewhere);
-			else if (elsewhere)
+			if (elsewhere)
 				printf("%zu unit(s) belong to other shards of this campaign\n", elsewhere);
 		}
 		if (!rc)

@@ -199,10 +199,12 @@ for args in "launch parallel --run runs/l --shards 4294967298" \
 	    "launch parallel --run runs/l --shards 2 --cpus 0,4294967297" \
 	    "plan --cpus 4294967298" "plan --top -1" \
 	    "measure --run runs/l --trials 4294967298" \
-	    "measure --run runs/l --shard 1/4294967298"; do
+	    "measure --run runs/l --shard 1/4294967298" \
+	    "build -j 4294967297" "check -j 4294967297" "check --rounds 4294967297.5" \
+	    "check-host --cpu 4294967297" "campaign x --check-rounds 99999999999999999999"; do
 	# shellcheck disable=SC2086 # the words of each case
 	run 2 "$ngcc" -C "$ws" $args
-	grep -qE "4294967|'-1'" "$tmp/err" || fail "the value is not named: $(cat "$tmp/err")"
+	grep -qE "4294967|'-1'|99999" "$tmp/err" || fail "the value is not named: $(cat "$tmp/err")"
 done
 [ ! -e "$ws/runs/l.shards" ] || fail "launch wrote scripts for a refused option"
 
