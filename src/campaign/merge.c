@@ -75,7 +75,8 @@ static int refuse_unusual(const char *dir)
 	for (size_t i = 0; i < odd.n; i++) {
 		char *path = path_join(dir, odd.items[i]);
 		char *shown = str_printable(path, 0);
-		const char *kind = root_kind(dir, odd.items[i]) == 'l' ? "a symbolic link" : "a special file (FIFO, device or socket)";
+		const char *kind = root_kind(dir, odd.items[i]) == 'l' ? "a symbolic link"
+					 : "a special file (FIFO, device or socket)";
 		ngcc_error("merge: %s is %s; shard folders are read without following links and only "
 			   "regular files are copied: remove it (or put the file itself in its place)",
 			   shown, kind);
