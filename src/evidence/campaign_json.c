@@ -170,6 +170,8 @@ static const struct field_rule campaign_rules[] = {
 	FIELD_NUM_OPT("planning.trials", J_INT, 0, 1e6),
 	FIELD_NUM_OPT("planning.trial_target_s", J_NUM, 0, MAX_SECONDS),
 	FIELD_OPT("options", J_OBJ | J_NULL),
+	FIELD_OPT("options.candidates", J_ARR | J_NULL),
+	FIELD_OPT("options.candidates[]", J_STR),
 	FIELD_OPT("arch_config", J_OBJ | J_NULL),
 	FIELD_OPT("shards", J_OBJ | J_NULL),
 	FIELD_NUM_OPT("shards.n", J_INT, 1, SHARD_MAX),
@@ -232,6 +234,14 @@ static int campaign_check_values(const json_t *doc, char **why)
 	}
 	const char *sys = jget_str(doc, "system_id", NULL);
 	char *problem = sys ? path_name_problem("system_id", sys) : NULL;
+	/* status takes the run's candidates from here: each names build/<ID>/ */
+	json_t *id;
+	json_array_foreach(json_object_get(json_object_get(doc, "options"), "candidates"), i, id)
+		if (!problem && json_is_string(id)) {
+			char *what = xasprintf("options.candidates[%zu]", i);
+			problem = path_name_problem(what, json_string_value(id));
+			free(what);
+		}
 	if (problem) {
 		*why = problem;
 		return -1;

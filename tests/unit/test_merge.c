@@ -377,6 +377,9 @@ static void test_campaign_values(void **state)
 	expect_bad_campaign("system_id", json_string("../../x"), "system_id '../../x' cannot name");
 	expect_bad_campaign("system_id", json_string("a\nb"), "control character");
 	expect_bad_campaign("system_id", json_string(".."), "starts with '.'");
+	expect_bad_campaign("options", json_pack("{sssnsbsbs[s]}", "seed_mode", "fixed", "input_pool",
+					     "sampling", 0, "memory_pass", 0, "candidates", "../../etc"),
+			    "options.candidates[0] '../../etc' cannot name");
 }
 
 /* A merge killed between its two renames: the earlier merge sits in
