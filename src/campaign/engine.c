@@ -5,6 +5,7 @@
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
+#include "evidence/names.h"
 #include "evidence/record.h"
 #include "host/env.h"
 #include "kat/katlog.h"
@@ -665,6 +666,13 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	char *joined = engine_run_dir(o);
 	e->run = path_absolute(joined);
 	free(joined);
+	/* The run's name becomes its run_id and the name of its folder. */
+	char *problem = path_name_problem("the run name", path_basename(e->run));
+	if (problem) {
+		ngcc_error("%s: %s; give --run another name", phase, problem);
+		free(problem);
+		return EXIT_USAGE;
+	}
 	e->driver = ngcc_program(DRIVER_NAME);
 	if (!path_is_file(e->driver)) {
 		ngcc_error("the timing driver %s is missing; run `make` in the ngcc-perf tree", e->driver);
@@ -682,6 +690,8 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	if (check_host(e))
 		return EXIT_USAGE;
 	cpus_pin_housekeeping(e->cpu);
+	if (rundir_refuse_unusual(e->run, phase))
+		return EXIT_INPUT;
 	if (take_run(e))
 		return EXIT_USAGE;
 	if (rundir_prepare(e->run))

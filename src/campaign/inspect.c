@@ -49,6 +49,7 @@ struct coverage {
 	int merged;                  /* a merge of shard runs */
 	int shards[SHARD_MAX + 1];   /* [k]: shard k is covered (merged runs) */
 	int deferred;                /* the deferred worker's units are covered */
+	int unsharded;               /* a run of every unit was merged in */
 };
 
 static int covered(const struct engine *e, const struct coverage *c, const struct unit *u)
@@ -57,7 +58,7 @@ static int covered(const struct engine *e, const struct coverage *c, const struc
 	if (shard == SHARD_DEFERRED)
 		return c->deferred;
 	if (c->merged)
-		return shard <= SHARD_MAX && c->shards[shard];
+		return c->unsharded || (shard <= SHARD_MAX && c->shards[shard]);
 	return e->o.shard.n == 0 || shard == e->o.shard.k;
 }
 
@@ -89,6 +90,8 @@ static void selection_from_run(const json_t *doc, struct engine_opts *o, struct 
 		c->merged = 1;
 		if (str_starts_with(label, "deferred"))
 			c->deferred = 1;
+		else if (!strcmp(label, "unsharded"))
+			c->unsharded = c->deferred = 1;
 		else if (kk >= 1 && kk <= SHARD_MAX)
 			c->shards[kk] = 1;
 	}
@@ -108,7 +111,12 @@ static void fill_status(struct run_status *st, const struct engine *e, const str
 {
 	for (size_t i = 0; i < e->n_units; i++) {
 		const struct unit *u = &e->units[i];
-		if (covered(e, c, u))
+		/* A merged run answers for every shard: the units of a shard that
+		 * was never merged in are work it still lacks (pending), not
+		 * another run's. */
+		int mine = covered(e, c, u) ||
+			   (c->merged && engine_unit_shard(e, u) != SHARD_DEFERRED);
+		if (mine)
 			run_status_add(st, u->cand, u->label, u->op, u->library_sha256, profiled(u));
 		else if (engine_unit_shard(e, u) == SHARD_DEFERRED)
 			run_status_add_other(st, u->cand, u->label, u->op, US_DEFERRED, NULL);

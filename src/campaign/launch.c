@@ -2,6 +2,8 @@
  * campaign.  One bash script holds the jobs (prep, one shard, the deferred
  * worker, final); the engine-specific part only starts them. */
 #include "campaign/launch.h"
+#include "evidence/names.h"
+#include "util/untrusted.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -182,7 +184,8 @@ static const char parallel_main[] =
 	"\tlocal jobs=() k\n"
 	"\tfor k in $(seq \"$N\"); do jobs+=(\"shard-$k\"); done\n"
 	"\t[ \"${#DEFER[@]}\" = 0 ] || jobs+=(deferred)\n"
-	"\tparallel --will-cite --jobs \"${#jobs[@]}\" --line-buffer --halt never --tag \\\n"
+	"\t# --quote: parallel runs \"$SELF\" as one word, whatever the path holds\n"
+	"\tparallel --will-cite --quote --jobs \"${#jobs[@]}\" --line-buffer --halt never --tag \\\n"
 	"\t\t--joblog \"$(abs \"$SHARDS\")/parallel.joblog\" \"$SELF\" --job {} ::: \"${jobs[@]}\"\n"
 	"\tjob_final\n"
 	"}\n"
@@ -213,7 +216,7 @@ static void parallel_script(struct strbuf *sb, const struct launch_opts *o, cons
 	sb_adds(sb, parallel_main);
 	if (o->sshlogin) {
 		sb_var(sb, "LOGINS", o->sshlogin);
-		sb_adds(sb, "parallel --will-cite --onall --sshlogin \"$LOGINS\" --line-buffer \"$SELF\" ::: --this-machine\n");
+		sb_adds(sb, "parallel --will-cite --quote --onall --sshlogin \"$LOGINS\" --line-buffer \"$SELF\" ::: --this-machine\n");
 	} else {
 		sb_adds(sb, "this_machine\n");
 	}
@@ -221,21 +224,104 @@ static void parallel_script(struct strbuf *sb, const struct launch_opts *o, cons
 
 /* ---- Slurm ------------------------------------------------------------------------- */
 
+/*
+ * One value of an #SBATCH line.  sbatch reads these lines itself, not
+ * through a shell: it splits at blanks outside quotes, takes "..." and
+ * '...' as quotes, a backslash as an escape, and an unquoted '#' as the
+ * start of a comment.  So the value goes in double quotes with '"' and
+ * '\' escaped.  A line break cannot be written at all (launch_check()
+ * refuses it).
+ */
+char *sbatch_quote(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addc(&sb, '"');
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_addc(&sb, '\\');
+		sb_addc(&sb, *p);
+	}
+	sb_addc(&sb, '"');
+	return sb_detach(&sb);
+}
+
+/* A path in --output, a file name pattern: '%' is written "%%" so that
+ * only our own %a (the array task) is replaced. */
+static char *output_pattern(const char *dir, const char *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = dir; *p; p++)
+		sb_adds(&sb, *p == '%' ? "%%" : (char[]){ *p, 0 });
+	sb_addf(&sb, "/%s", out);
+	char *pattern = sb_detach(&sb);
+	char *q = sbatch_quote(pattern);
+	free(pattern);
+	return q;
+}
+
+static void sbatch_setting(struct strbuf *sb, const char *option, const char *value)
+{
+	char *q = sbatch_quote(value);
+	sb_addf(sb, "#SBATCH %s=%s\n", option, q);
+	free(q);
+}
+
 static void sbatch_header(struct strbuf *sb, const struct launch_opts *o, const char *name,
-			  const char *out_pattern)
+			  const char *dir, const char *out)
 {
 	sb_adds(sb, "#!/usr/bin/env bash\n");
 	sb_addf(sb, "#SBATCH --job-name=ngcc-%s\n", name);
-	sb_addf(sb, "#SBATCH --output=%s\n", out_pattern);
+	char *pattern = output_pattern(dir, out);
+	sb_addf(sb, "#SBATCH --output=%s\n", pattern);
+	free(pattern);
 	sb_adds(sb, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
 	if (o->partition)
-		sb_addf(sb, "#SBATCH --partition=%s\n", o->partition);
+		sbatch_setting(sb, "--partition", o->partition);
 	if (o->nodelist)
-		sb_addf(sb, "#SBATCH --nodelist=%s\n", o->nodelist);
+		sbatch_setting(sb, "--nodelist", o->nodelist);
 	if (o->time_limit)
-		sb_addf(sb, "#SBATCH --time=%s\n", o->time_limit);
+		sbatch_setting(sb, "--time", o->time_limit);
+	/* verbatim, as documented: the user writes them as sbatch reads them */
 	for (size_t i = 0; i < o->sbatch_extra.n; i++)
 		sb_addf(sb, "#SBATCH %s\n", o->sbatch_extra.items[i]);
+}
+
+/* What no #SBATCH line can hold: a line break (it would end the line,
+ * and the rest would be a command of the job script), and in the output
+ * folder a backslash (sbatch reads a pattern holding one literally, and
+ * every array task would write the same file). */
+static int slurm_refusal(const char *what, const char *value, int in_output)
+{
+	if (!strpbrk(value, "\n\r") && !(in_output && strchr(value, '\\')))
+		return 0;
+	char *shown = str_printable(value, 200);
+	ngcc_error("launch slurm: %s '%s' holds a %s, which cannot be written into an #SBATCH "
+		   "line; use a path or value without it", what, shown,
+		   strpbrk(value, "\n\r") ? "line break" : "backslash");
+	free(shown);
+	return -1;
+}
+
+int launch_check(const struct launch_opts *o, const char *dir)
+{
+	int rc = 0;
+	char *problem = path_name_problem("the run name", path_basename(o->run));
+	if (problem) {
+		char *shown = str_printable(o->run, 200);
+		ngcc_error("launch: %s (--run %s)", problem, shown);
+		free(shown);
+		free(problem);
+		rc = -1;
+	}
+	if (o->engine != LAUNCH_SLURM)
+		return rc;
+	rc |= slurm_refusal("the scripts' folder", dir, 1);
+	rc |= o->partition ? slurm_refusal("--partition", o->partition, 0) : 0;
+	rc |= o->nodelist ? slurm_refusal("--nodelist", o->nodelist, 0) : 0;
+	rc |= o->time_limit ? slurm_refusal("--time", o->time_limit, 0) : 0;
+	for (size_t i = 0; i < o->sbatch_extra.n; i++)
+		rc |= slurm_refusal("--sbatch-option", o->sbatch_extra.items[i], 0);
+	return rc ? -1 : 0;
 }
 
 struct out_file {
@@ -248,8 +334,7 @@ static char *sbatch_file(const struct launch_opts *o, const char *dir, const cha
 			 const char *out, const char *array, const char *job)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *pattern = path_join(dir, out);
-	sbatch_header(&sb, o, name, pattern);
+	sbatch_header(&sb, o, name, dir, out);
 	if (array)
 		sb_addf(&sb, "#SBATCH --array=%s\n", array);
 	char *script = path_join(dir, "run-slurm.sh");
@@ -258,7 +343,6 @@ static char *sbatch_file(const struct launch_opts *o, const char *dir, const cha
 		"exec %s %s\n", q, job);
 	free(q);
 	free(script);
-	free(pattern);
 	return sb_detach(&sb);
 }
 
@@ -321,6 +405,8 @@ int launch_write(const struct launch_opts *o, const char *dir, struct strlist *w
 {
 	struct out_file files[8];
 	size_t n = 0;
+	if (launch_check(o, dir))
+		return LAUNCH_REFUSED;
 	if (o->engine == LAUNCH_PARALLEL) {
 		struct strbuf sb = STRBUF_INIT;
 		char *self = path_join(dir, "run-parallel.sh");

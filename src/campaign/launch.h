@@ -52,8 +52,18 @@ void launch_opts_free(struct launch_opts *o);
 /* Write the scripts into dir (created): parallel → run-parallel.sh;
  * slurm → prep.sbatch, shards.sbatch, deferred.sbatch (with --defer),
  * final.sbatch and submit.sh.  Their paths are appended to written.
- * 0, or -1 with a message. */
+ * 0, or -1 with a message (LAUNCH_REFUSED: see launch_check()). */
+#define LAUNCH_REFUSED (-2)
 int launch_write(const struct launch_opts *o, const char *dir, struct strlist *written);
+/* What launch_write() refuses before writing anything (LAUNCH_REFUSED, a
+ * usage error): a run name that breaks the path-name rule
+ * (evidence/names.h: a line break, '/', a leading '.'), and for Slurm a
+ * line break in anything written into an #SBATCH line or a backslash in
+ * the scripts' folder.  Spaces, quotes, ';' and '$' are quoted for the
+ * shell and for sbatch instead.  0, or -1 with each problem said. */
+int launch_check(const struct launch_opts *o, const char *dir);
+/* s as one value of an #SBATCH line, in double quotes (caller frees). */
+char *sbatch_quote(const char *s);
 
 /* The shell word for s: as is when it needs no quoting, else in single
  * quotes.  Caller frees. */

@@ -4,13 +4,18 @@
 #include "evidence/campaign_json.h"
 #include "util/fsutil.h"
 #include "evidence/json.h"
+#include "evidence/names.h"
 #include "host/env.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct src_run {
@@ -60,6 +65,29 @@ static void list_files(const char *root, const char *rel, struct strlist *out)
 	free(dir);
 }
 
+/* A shard folder comes from another machine or person (docs/security.md):
+ * a symbolic link in it could pull in any file of this machine, a FIFO
+ * would block the copy.  Each one is named; the merge writes nothing. */
+static int refuse_unusual(const char *dir)
+{
+	struct strlist odd = STRLIST_INIT;
+	tree_list_unusual(dir, "", &odd);
+	for (size_t i = 0; i < odd.n; i++) {
+		char *path = path_join(dir, odd.items[i]);
+		char *shown = str_printable(path, 0);
+		const char *kind = root_kind(dir, odd.items[i]) == 'l' ? "a symbolic link"
+					 : "a special file (FIFO, device or socket)";
+		ngcc_error("merge: %s is %s; shard folders are read without following links and only "
+			   "regular files are copied: remove it (or put the file itself in its place)",
+			   shown, kind);
+		free(shown);
+		free(path);
+	}
+	int rc = odd.n ? -1 : 0;
+	sl_free(&odd);
+	return rc;
+}
+
 static int open_run(struct src_run *r, const char *dir)
 {
 	char *err = NULL;
@@ -70,6 +98,8 @@ static int open_run(struct src_run *r, const char *dir)
 		ngcc_error("merge: %s is not a directory (give the shards' run directories)", dir);
 		return -1;
 	}
+	if (refuse_unusual(dir))
+		return -1;
 	if (!path_exists(r->campaign_path)) {
 		ngcc_error("merge: %s does not exist: %s is not a run directory", r->campaign_path, dir);
 		return -1;
@@ -254,9 +284,10 @@ static int names_timed_library(const char *rel)
 	       str_starts_with(rel, "pool/");
 }
 
-static void check_library(struct lib_seen *seen, const char *path, struct strlist *problems)
+static void check_library(struct lib_seen *seen, const char *root, const char *path,
+			  struct strlist *problems)
 {
-	json_t *doc = evidence_load(path, NULL);
+	json_t *doc = evidence_load_below(root, path, NULL);
 	const char *cand = jget_str(doc, "candidate", NULL), *label = jget_str(doc, "label", NULL);
 	const char *sha = jget_str(doc, "library_sha256", NULL);
 	if (cand && label && sha) {
@@ -288,7 +319,7 @@ static void same_libraries(const struct src_run *runs, size_t n, struct strlist 
 			    !str_ends_with(runs[i].files.items[f], ".json"))
 				continue;
 			char *path = path_join(runs[i].dir, runs[i].files.items[f]);
-			check_library(&seen, path, problems);
+			check_library(&seen, runs[i].dir, path, problems);
 			free(path);
 			/* One message per instance is enough to act on. */
 			if (problems->n > before + 20)
@@ -427,7 +458,7 @@ static int join_survey(const struct src_run *runs, size_t n, const char *rel, co
 		if (!sl_contains(&runs[i].files, rel))
 			continue;
 		char *path = path_join(runs[i].dir, rel), *err = NULL;
-		docs[k] = evidence_load(path, &err);
+		docs[k] = evidence_load_below(runs[i].dir, path, &err);
 		if (!docs[k]) {
 			ngcc_error("merge: %s", err ? err : path);
 			rc = -1;
@@ -464,10 +495,16 @@ static int copy_evidence(const struct src_run *r, const char *dst_root)
 			continue;
 		char *src = path_join(r->dir, r->files.items[f]);
 		char *dst = path_join(dst_root, r->files.items[f]);
-		char *dir = path_dirname(dst);
-		int rc = mkdir_p(dir, 0755) || copy_file(src, dst);
+		char *dir = path_dirname(dst), *data = NULL;
+		size_t len = 0;
+		/* below the shard folder, never through a link (checked before,
+		 * and again here in case the folder changed meanwhile) */
+		int rc = root_read_file(r->dir, r->files.items[f], &data, &len);
 		if (rc)
+			ngcc_error("merge: cannot read %s: %s", src, io_strerror(errno));
+		else if ((rc = mkdir_p(dir, 0755) || write_file(dst, data, len)))
 			ngcc_error("merge: cannot copy %s to %s: %s", src, dst, strerror(errno));
+		free(data);
 		free(dir);
 		free(dst);
 		free(src);
@@ -556,12 +593,109 @@ static int write_merged(const struct src_run *runs, size_t n, const char *into)
 	return rc;
 }
 
+/* ---- what an interrupted merge left ------------------------------------------------ */
+
+/* A merge assembles <into>.merge.tmp.<pid> and moves an earlier merge to
+ * <into>.merge.old.<pid> while it renames; killed in between, it leaves
+ * them.  The pid of an entry named so, or 0 when the name is another. */
+static long leftover_pid(const char *name, const char *base, const char **kind)
+{
+	size_t n = strlen(base);
+	static const char *const kinds[] = { ".merge.tmp.", ".merge.old." };
+	if (strncmp(name, base, n))
+		return 0;
+	for (size_t k = 0; k < 2; k++)
+		if (!strncmp(name + n, kinds[k], strlen(kinds[k]))) {
+			char *end;
+			const char *digits = name + n + strlen(kinds[k]);
+			long pid = strtol(digits, &end, 10);
+			if (*digits < '0' || *digits > '9' || *end || pid <= 0)
+				return 0;
+			*kind = kinds[k];
+			return pid;
+		}
+	return 0;
+}
+
+static int process_gone(long pid)
+{
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+void merge_leftovers(const char *into, struct strlist *old, struct strlist *tmp)
+{
+	char *dir = path_dirname(into), *base = xstrdup(path_basename(into));
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		const char *kind = NULL;
+		long pid = leftover_pid(e->d_name, base, &kind);
+		char *path = path_join(dir, e->d_name);
+		struct stat st;
+		if (pid && process_gone(pid) && !lstat(path, &st) && S_ISDIR(st.st_mode))
+			sl_push(!strcmp(kind, ".merge.old.") ? old : tmp, path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	sl_sort(old);
+	sl_sort(tmp);
+	free(base);
+	free(dir);
+}
+
+/* An earlier merge moved aside and never replaced goes back to --into (it
+ * was complete); half-assembled merges and superseded old ones go.  Each
+ * step is said on stderr. */
+static int recover_interrupted(const char *into)
+{
+	struct strlist old = STRLIST_INIT, tmp = STRLIST_INIT;
+	struct stat st;
+	int rc = 0;
+	merge_leftovers(into, &old, &tmp);
+	for (size_t i = 0; i < old.n && !rc; i++) {
+		if (lstat(into, &st) && errno == ENOENT && !rename(old.items[i], into)) {
+			fprintf(stderr, "merge: restored %s from %s, where a merge that was interrupted "
+				"had moved it\n", into, old.items[i]);
+		} else if (rm_rf(old.items[i])) {
+			ngcc_error("merge: cannot remove %s, left by an interrupted merge: %s",
+				   old.items[i], strerror(errno));
+			rc = -1;
+		} else {
+			fprintf(stderr, "merge: removed %s, left by an interrupted merge\n", old.items[i]);
+		}
+	}
+	for (size_t i = 0; i < tmp.n && !rc; i++) {
+		if (rm_rf(tmp.items[i])) {
+			ngcc_error("merge: cannot remove %s, left by an interrupted merge: %s",
+				   tmp.items[i], strerror(errno));
+			rc = -1;
+		} else {
+			fprintf(stderr, "merge: removed %s, the unfinished work of an interrupted merge\n",
+				tmp.items[i]);
+		}
+	}
+	sl_free(&old);
+	sl_free(&tmp);
+	return rc;
+}
+
 int run_merge(const char *const *dirs, size_t n, const char *into, int replace)
 {
 	if (n < 1) {
 		ngcc_error("merge needs the shards' run directories and --into RUN");
 		return EXIT_USAGE;
 	}
+	char *into_abs = path_absolute(into);
+	char *problem = path_name_problem("the --into run name", path_basename(into_abs));
+	free(into_abs);
+	if (problem) {
+		ngcc_error("merge: %s", problem);
+		free(problem);
+		return EXIT_USAGE;
+	}
+	if (recover_interrupted(into))
+		return EXIT_SYSTEM;
 	if (!into_usable(into, replace)) {
 		ngcc_error("merge: %s exists and is not empty%s; --into names a new run directory%s", into,
 			   replace ? " nor an earlier merge" : "",

@@ -26,9 +26,22 @@
 
 #include <stddef.h>
 
+#include "util/util.h"
+
 /* runs and into are absolute or relative to the current directory.
  * Returns EXIT_OK, EXIT_USAGE for a refusal (problems printed, one per
  * line), EXIT_INPUT for an unreadable run, EXIT_SYSTEM on I/O errors. */
 int run_merge(const char *const *runs, size_t n_runs, const char *into, int replace);
+
+/*
+ * A merge killed between its renames leaves <into>.merge.tmp.<pid> (the
+ * new run, perhaps half assembled) and <into>.merge.old.<pid> (the earlier
+ * merge it was replacing).  The next merge into the same place finds those
+ * whose process is gone: an old one goes back to --into when --into is
+ * missing (the earlier merge was complete), everything else is removed,
+ * each step said on stderr.  This appends their paths (old ones to old,
+ * the others to tmp), for `status` to name them.
+ */
+void merge_leftovers(const char *into, struct strlist *old, struct strlist *tmp);
 
 #endif

@@ -3,6 +3,7 @@
 #include "util/fsutil.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -68,9 +69,23 @@ static void add_record(struct prior *p, const json_t *rec, const char *path)
 	u->source = xstrdup(path);
 }
 
-/* Every records/<cand>/<file>.json below records_dir. */
-static int load_records_dir(struct prior *p, const char *records_dir, char **err)
+/* Every records/<cand>/<file>.json below records_dir, read below root
+ * (the prior given) without following a link: a prior comes from someone
+ * else (docs/security.md).  A link or special file is named and refused. */
+static int load_records_dir(struct prior *p, const char *root, const char *records_dir, char **err)
 {
+	struct strlist odd = STRLIST_INIT;
+	tree_list_unusual(records_dir, "", &odd);
+	if (odd.n) {
+		char *path = path_join(records_dir, odd.items[0]), *shown = str_printable(path, 0);
+		*err = xasprintf("prior %s: a symbolic link or special file (a prior is read without "
+				 "following links: remove it or give another prior)", shown);
+		free(shown);
+		free(path);
+		sl_free(&odd);
+		return -1;
+	}
+	sl_free(&odd);
 	struct strlist cands = STRLIST_INIT;
 	int rc = 0;
 	dir_list(records_dir, DIR_PICK_DIRS, &cands);
@@ -82,7 +97,7 @@ static int load_records_dir(struct prior *p, const char *records_dir, char **err
 			if (!str_ends_with(files.items[f], ".json"))
 				continue;
 			char *path = path_join(cdir, files.items[f]), *why = NULL;
-			json_t *rec = evidence_load(path, &why);
+			json_t *rec = evidence_load_below(root, path, &why);
 			if (!rec || evidence_check_schema(rec, RECORD_KIND, RECORD_VERSION)) {
 				*err = xasprintf("prior %s: %s", path,
 						 why ? why : "not an ngcc-perf timing record");
@@ -108,7 +123,7 @@ static int load_path(struct prior *p, const char *path, char **err)
 	int rc = 0, found = 0;
 	if (path_is_dir(rec)) {
 		found = 1;
-		rc = load_records_dir(p, rec, err);
+		rc = load_records_dir(p, path, rec, err);
 	}
 	free(rec);
 	char *data = path_join(path, "data");
@@ -119,7 +134,7 @@ static int load_path(struct prior *p, const char *path, char **err)
 		char *r = path_join(sys, "records");
 		if (path_is_dir(r)) {
 			found = 1;
-			rc = load_records_dir(p, r, err);
+			rc = load_records_dir(p, path, r, err);
 		}
 		free(r);
 		free(sys);

@@ -3,6 +3,7 @@
 #include "evidence/names.h"
 #include "util/atomic.h"
 #include "util/fsutil.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -24,6 +25,23 @@ int rundir_prepare(const char *run)
 	}
 	rundir_sweep(run);
 	return 0;
+}
+
+int rundir_refuse_unusual(const char *run, const char *phase)
+{
+	struct strlist odd = STRLIST_INIT;
+	tree_list_unusual(run, "", &odd);
+	for (size_t i = 0; i < odd.n; i++) {
+		char *path = path_join(run, odd.items[i]), *shown = str_printable(path, 0);
+		ngcc_error("%s: %s is a symbolic link or special file; a run directory is read and "
+			   "written without following links: remove it (or put the file itself in "
+			   "its place) and run %s again", phase, shown, phase);
+		free(shown);
+		free(path);
+	}
+	int rc = odd.n ? -1 : 0;
+	sl_free(&odd);
+	return rc;
 }
 
 void rundir_sweep(const char *dir)
@@ -137,7 +155,7 @@ static enum resume_action classify_and_decide(const char *run, const struct resu
 {
 	char *path = rundir_unit_path(run, k->dir, cand, stem), *reason = NULL;
 	json_t *d = NULL;
-	*st = unit_file_classify(path, k->format, fp, &d, &reason);
+	*st = unit_file_classify_below(run, path, k->format, fp, &d, &reason);
 	free(path);
 	enum resume_action a = decide(run, k, cand, stem, *st, redo_stale);
 	if (a != RESUME_KEEP && a != RESUME_GIVE_UP) {

@@ -17,6 +17,12 @@
  * "*.tmp.<pid>" files everywhere below <run>.  0, or -1 with a message. */
 int rundir_prepare(const char *run);
 
+/* A run directory being resumed may have been changed by someone else
+ * (docs/security.md): each symbolic link or special file anywhere in it
+ * is named in an error (phase: "measure", ...), and the phase must not
+ * start (-1); 0 when there is none (or run does not exist yet). */
+int rundir_refuse_unusual(const char *run, const char *phase);
+
 /* <run>/<kind>/<cand>/<stem>.json, kind "records" or "calibrate". */
 char *rundir_unit_path(const char *run, const char *kind, const char *cand,
 		       const char *stem);

@@ -1,5 +1,6 @@
 /* runstatus.c — see runstatus.h: every unit's state in a run directory. */
 #include "campaign/runstatus.h"
+#include "campaign/merge.h"
 #include "campaign/prior.h"
 #include "campaign/rundir.h"
 #include "evidence/campaign_json.h"
@@ -7,6 +8,7 @@
 #include "evidence/memory_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -58,8 +60,17 @@ int run_status_open(struct run_status *st, const char *run, char **err)
 	st->profile_pass = 1;
 	char *path = path_join(run, "campaign.json");
 	if (!path_exists(path)) {
-		*err = xasprintf("%s does not exist: %s is not a run directory (or nothing ran in it yet)",
-				 path, run);
+		struct strlist old = STRLIST_INIT, tmp = STRLIST_INIT;
+		merge_leftovers(run, &old, &tmp);
+		if (old.n || tmp.n)
+			*err = xasprintf("%s does not exist, and %s is left by a merge that was interrupted: "
+					 "run the same merge again (it restores or replaces the run and "
+					 "removes what is left)", path, old.n ? old.items[0] : tmp.items[0]);
+		else
+			*err = xasprintf("%s does not exist: %s is not a run directory (or nothing ran "
+					 "in it yet)", path, run);
+		sl_free(&old);
+		sl_free(&tmp);
 		free(path);
 		return -1;
 	}
@@ -120,7 +131,7 @@ static char *failure_cause(const char *run, const char *dir, const struct status
 			   const char *stem, const char *why)
 {
 	char *path = rundir_unit_path(run, dir, u->cand, stem);
-	json_t *doc = evidence_load(path, NULL);
+	json_t *doc = evidence_load_below(run, path, NULL);
 	const char *detail = jget_str(doc, "status_detail", NULL);
 	char *cause = detail ? xasprintf("%s: %s", jget_str(doc, "status", "?"), detail) :
 		      xstrdup(why ? why : "not complete");
@@ -170,9 +181,7 @@ static enum unit_status file_state(const struct run_status *st, const struct res
 static int relink_refused(const struct run_status *st, const struct status_unit *u)
 {
 	char *rel = xasprintf("profile/%s/%s__RELINK_FAILED.json", u->cand, u->label);
-	char *path = path_join(st->run, rel);
-	int there = path_exists(path);
-	free(path);
+	int there = root_kind(st->run, rel) == 'f'; /* never through a link */
 	free(rel);
 	return there;
 }
@@ -181,7 +190,7 @@ static void read_calibration(const struct run_status *st, struct status_unit *u)
 {
 	char *stem = rundir_stem(u->label, u->op);
 	char *path = rundir_unit_path(st->run, "calibrate", u->cand, stem);
-	json_t *cal = path_exists(path) ? evidence_load(path, NULL) : NULL;
+	json_t *cal = path_exists(path) ? evidence_load_below(st->run, path, NULL) : NULL;
 	if (cal && !strcmp(jget_str(cal, "status", ""), ST_COMPLETE) &&
 	    (!u->library_sha256 || !strcmp(jget_str(cal, "library_sha256", ""), u->library_sha256))) {
 		u->calibrated = 1;

@@ -4,6 +4,7 @@
  */
 #include "build/batch.h"
 #include "cli/cli.h"
+#include "util/numparse.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -31,12 +32,7 @@ static void build_usage(FILE *out)
 
 static int parse_jobs(const char *s, int *jobs)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*s == '\0' || *end || v < 1 || v > 1024)
-		return -1;
-	*jobs = (int)v;
-	return 0;
+	return parse_whole_int(s, 1, 1024, jobs);
 }
 
 int cmd_build(int argc, char **argv, const struct cli_ctx *ctx)

@@ -4,6 +4,7 @@
  */
 #include "campaign/memory.h"
 #include "cli/cli.h"
+#include "util/numparse.h"
 #include "cli/engine_cli.h"
 #include "kat/gate.h"
 #include "pipeline/campaign.h"
@@ -70,12 +71,12 @@ static int take_skip_file(const char *skip, struct campaign_request *req)
 /* `--check-rounds N` into req; EXIT_USAGE for a bad value. */
 static int take_check_rounds(const char *v, struct campaign_request *req)
 {
-	char *end;
-	req->check_rounds = strtol(v, &end, 10);
-	if (*end || end == v || req->check_rounds < 1) {
-		ngcc_error("--check-rounds %s: expected a positive whole number", v);
+	long long n;
+	if (parse_whole(v, 1, 1000000000, &n)) {
+		ngcc_error("--check-rounds %s: expected a whole number from 1 to 1000000000", v);
 		return EXIT_USAGE;
 	}
+	req->check_rounds = (long)n;
 	return 0;
 }
 

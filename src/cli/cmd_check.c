@@ -4,6 +4,7 @@
  */
 #include "check/check.h"
 #include "cli/cli.h"
+#include "util/numparse.h"
 #include "evidence/check_json.h"
 
 #include <getopt.h>
@@ -96,7 +97,7 @@ int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
 	};
 	struct check_opts o;
 	check_opts_init(&o, ctx->workspace, ctx->tty);
-	double v = 0;
+	long long rounds = 0;
 	int c, rc = EXIT_OK;
 	while (rc == EXIT_OK && (c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
 		switch (c) {
@@ -105,11 +106,11 @@ int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
 				rc = EXIT_USAGE;
 			break;
 		case 'n':
-			if (parse_number(optarg, 1, 1e9, &v)) {
-				ngcc_error("--rounds %s: expected a positive whole number", optarg);
+			if (parse_whole(optarg, 1, 1000000000, &rounds)) {
+				ngcc_error("--rounds %s: expected a whole number from 1 to 1000000000", optarg);
 				rc = EXIT_USAGE;
 			}
-			o.rounds = (long)v;
+			o.rounds = (long)rounds;
 			break;
 		case 't':
 			if (parse_number(optarg, 1, 30 * 86400.0, &o.timeout_s)) {
@@ -118,11 +119,10 @@ int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
 			}
 			break;
 		case 'j':
-			if (parse_number(optarg, 1, 256, &v)) {
-				ngcc_error("-j %s: expected 1..256", optarg);
+			if (parse_whole_int(optarg, 1, 256, &o.jobs)) {
+				ngcc_error("-j %s: expected a whole number from 1 to 256", optarg);
 				rc = EXIT_USAGE;
 			}
-			o.jobs = (int)v;
 			break;
 		case 'R':
 			o.redo = 1;

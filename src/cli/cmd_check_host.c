@@ -3,6 +3,7 @@
  * of the host check (host/show.h).
  */
 #include "cli/cli.h"
+#include "util/numparse.h"
 #include "host/show.h"
 
 #include <getopt.h>
@@ -33,13 +34,7 @@ static void check_host_usage(FILE *out)
 
 static int parse_cpu(const char *s, int *cpu)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < 0 || v > INT_MAX)
-		return -1;
-	*cpu = (int)v;
-	return 0;
+	return parse_whole_int(s, 0, INT_MAX, cpu);
 }
 
 int cmd_check_host(int argc, char **argv, const struct cli_ctx *ctx)

@@ -7,6 +7,7 @@
 #include "campaign/launch.h"
 #include "method/shard.h"
 #include "cli/cli.h"
+#include "util/numparse.h"
 
 #include <getopt.h>
 #include <regex.h>
@@ -60,7 +61,12 @@ static void launch_usage(FILE *out)
 		"  --sbatch-option OPT  one more #SBATCH line, verbatim (repeatable)\n"
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit: 0 scripts written; 2 usage error; 4 they cannot be written.\n");
+		"Paths and names are quoted for the shell and for #SBATCH lines; a run\n"
+		"name that cannot be a folder name, and (slurm) a line break in anything\n"
+		"written into an #SBATCH line, are refused before anything is written.\n"
+		"\n"
+		"Exit: 0 scripts written; 2 usage error (a number out of range, a name\n"
+		"refused); 4 they cannot be written.\n");
 }
 
 enum {
@@ -101,9 +107,8 @@ static int split_cpus(const char *arg, struct strlist *out)
 	char *copy = xstrdup(arg), *save = NULL;
 	int rc = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(t, &end, 10);
-		if (*end || end == t || v < 0 || v > 65535) {
+		long long v;
+		if (parse_whole(t, 0, 65535, &v)) {
 			ngcc_error("launch: --cpus takes CPU numbers separated by commas, not '%s'", arg);
 			rc = -1;
 			break;
@@ -114,21 +119,41 @@ static int split_cpus(const char *arg, struct strlist *out)
 	return rc;
 }
 
+/* The whole-number options handed on to every shard are checked here, as
+ * measure will check them, so that a script is never written with a value
+ * every shard would refuse (or, before, wrap). */
+static int check_whole_option(const char *name, const char *arg)
+{
+	static const struct { const char *name; int min; } whole[] = {
+		{ "trials", 1 }, { "disturbed-retries", 0 }, { "deferred-cpu", 0 },
+	};
+	int v;
+	for (size_t i = 0; i < sizeof whole / sizeof *whole; i++)
+		if (!strcmp(name, whole[i].name) && parse_whole_int(arg, whole[i].min, 1000000, &v)) {
+			ngcc_error("launch: --%s takes a whole number from %d to 1000000, not '%s'", name,
+				   whole[i].min, arg);
+			return -1;
+		}
+	return 0;
+}
+
 static int take_option(struct launch_opts *o, int c, int index, const char *arg, const char **out)
 {
-	char *end;
 	switch (c) {
 	case OPT_RUN: o->run = arg; return 0;
 	case OPT_SHARDS:
-		o->shards = (int)strtol(arg, &end, 10);
-		if (*end || end == arg || o->shards < 1 || o->shards > SHARD_MAX) {
+		if (parse_whole_int(arg, 1, SHARD_MAX, &o->shards)) {
 			ngcc_error("launch: --shards takes a number from 1 to %d, not '%s'", SHARD_MAX, arg);
 			return -1;
 		}
 		return 0;
 	case OPT_CPUS: return split_cpus(arg, &o->cpus);
 	case OPT_DEFER: o->defer = arg; return 0;
-	case OPT_DEFERRED_CPU: o->deferred_cpu = arg; return 0;
+	case OPT_DEFERRED_CPU:
+		if (strcmp(arg, "auto") && check_whole_option("deferred-cpu", arg))
+			return -1;
+		o->deferred_cpu = arg;
+		return 0;
 	case OPT_OUT: *out = arg; return 0;
 	case OPT_SSH: o->sshlogin = arg; return 0;
 	case OPT_PARTITION: o->partition = arg; return 0;
@@ -136,8 +161,11 @@ static int take_option(struct launch_opts *o, int c, int index, const char *arg,
 	case OPT_TIME: o->time_limit = arg; return 0;
 	case OPT_SBATCH: sl_push(&o->sbatch_extra, arg); return 0;
 	case OPT_NO_MEMORY: o->memory_pass = 0; return 0;
-	case OPT_PRIOR:
 	case OPT_PASS_ARG:
+		if (check_whole_option(opts[index].name, arg))
+			return -1;
+		/* fall through */
+	case OPT_PRIOR:
 		sl_push_owned(&o->pass, xasprintf("--%s", opts[index].name));
 		sl_push(&o->pass, arg);
 		return 0;
@@ -179,9 +207,11 @@ static void print_next_step(const struct launch_opts *o, const struct strlist *w
 {
 	for (size_t i = 0; i < written->n; i++)
 		printf("launch: wrote %s\n", written->items[i]);
-	const char *start = written->items[o->engine == LAUNCH_PARALLEL ? 0 : written->n - 1];
+	char *start = sh_quote(written->items[o->engine == LAUNCH_PARALLEL ? 0 : written->n - 1]);
+	/* quoted for the shell, so that the line can be pasted as it is */
 	printf("launch: start the campaign with: %s%s\n",
 	       o->engine == LAUNCH_PARALLEL ? "bash " : "", start);
+	free(start);
 }
 
 int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx)
@@ -223,7 +253,8 @@ int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx)
 	char *rel = out ? xstrdup(out) : xasprintf("%s.shards", o.run);
 	char *dir = ws_resolve(ctx, rel);
 	struct strlist written = STRLIST_INIT;
-	rc = launch_write(&o, dir, &written) ? EXIT_SYSTEM : EXIT_OK;
+	int wrote = launch_write(&o, dir, &written);
+	rc = wrote == LAUNCH_REFUSED ? EXIT_USAGE : wrote ? EXIT_SYSTEM : EXIT_OK;
 	if (!rc)
 		print_next_step(&o, &written);
 	sl_free(&written);

@@ -26,6 +26,12 @@ static void merge_usage(FILE *out)
 		"from different libraries, and the same evidence file in two runs.\n"
 		"Paths are taken from the workspace (-C) when relative.\n"
 		"\n"
+		"Shard folders are untrusted input: a symbolic link or special file in\n"
+		"one, a shard number out of range or a system_id that cannot be a\n"
+		"folder name in its campaign.json is refused with its path (exit 3).\n"
+		"What a merge killed between its two renames left (RUN.merge.old.<pid>,\n"
+		"RUN.merge.tmp.<pid>) is restored or removed by the next merge into RUN.\n"
+		"\n"
 		"Options:\n"
 		"  --into RUN     the merged run directory: new, or empty\n"
 		"  --replace      RUN may be an earlier merge, replaced once the new one\n"
@@ -33,7 +39,8 @@ static void merge_usage(FILE *out)
 		"  -h, --help     show this help\n"
 		"\n"
 		"Exit: 0 merged; 2 usage error or refusal (nothing written); 3 a RUN\n"
-		"is not a readable run directory; 4 system error.\n");
+		"is not a readable run directory, or holds a link, a special file or\n"
+		"a campaign.json that fails its check (nothing written); 4 system error.\n");
 }
 
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)

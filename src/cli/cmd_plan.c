@@ -5,10 +5,14 @@
 #include "campaign/inspect.h"
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
+#include "util/numparse.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* More rows than any campaign has operations. */
+#define PLAN_TOP_MAX 1000000
 
 static void plan_usage(FILE *out)
 {
@@ -57,7 +61,7 @@ int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)
 	struct engine_opts o;
 	struct inspect_opts io = { 0, 0, 1, 1, 15 };
 	int c, rc = EXIT_OK;
-	char *end;
+	long long top = 15;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -65,8 +69,7 @@ int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)
 			io.json = 1;
 			break;
 		case OPT_CPUS:
-			io.max_cpus = (int)strtol(optarg, &end, 10);
-			if (*end || io.max_cpus < 1 || io.max_cpus > 4096) {
+			if (parse_whole_int(optarg, 1, 4096, &io.max_cpus)) {
 				ngcc_error("plan: --cpus takes a number of CPUs from 1 to 4096, not '%s'", optarg);
 				rc = EXIT_USAGE;
 			}
@@ -78,11 +81,12 @@ int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)
 			io.profile = 0;
 			break;
 		case OPT_TOP:
-			io.top = (size_t)strtoul(optarg, &end, 10);
-			if (*end) {
-				ngcc_error("plan: --top takes a number, not '%s'", optarg);
+			if (parse_whole(optarg, 0, PLAN_TOP_MAX, &top)) {
+				ngcc_error("plan: --top takes a number from 0 to %d, not '%s'", PLAN_TOP_MAX,
+					   optarg);
 				rc = EXIT_USAGE;
 			}
+			io.top = (size_t)top;
 			break;
 		case 'h':
 			plan_usage(stdout);

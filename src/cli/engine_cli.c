@@ -5,6 +5,10 @@
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
 #include "campaign/cpus.h"
+#include "util/numparse.h"
+
+/* The largest --trials, --cpu or --disturbed-retries taken. */
+#define ENGINE_INT_MAX 1000000
 
 #include <getopt.h>
 #include <math.h>
@@ -47,13 +51,11 @@ static int parse_pos_double(const char *arg, const char *name, double *out)
 
 static int parse_int(const char *arg, const char *name, int min, int *out)
 {
-	char *end;
-	long v = strtol(arg, &end, 10);
-	if (*end || end == arg || v < min || v > 1000000) {
-		ngcc_error("%s needs an integer >= %d, not '%s'", name, min, arg);
+	if (parse_whole_int(arg, min, ENGINE_INT_MAX, out)) {
+		ngcc_error("%s needs a whole number from %d to %d, not '%s'", name, min,
+			   ENGINE_INT_MAX, arg);
 		return -1;
 	}
-	*out = (int)v;
 	return 0;
 }
 

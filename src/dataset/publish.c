@@ -682,9 +682,11 @@ static int load_campaign(struct pub *p)
 		return EXIT_INPUT;
 	}
 	const char *sys = jget_str(p->campaign, "system_id", NULL);
-	if (!sys || !*sys || strchr(sys, '/') || !strcmp(sys, ".") || !strcmp(sys, "..")) {
-		ngcc_error("%s/campaign.json: system_id '%s' cannot name a data/<SYS>/ folder",
-			   p->o->run, sys ? sys : "(missing)");
+	char *problem = path_name_problem("system_id", sys ? sys : ""); /* evidence/names.h */
+	if (problem) {
+		ngcc_error("%s/campaign.json: %s (it names the data/<SYS>/ folder)", p->o->run,
+			   sys ? problem : "system_id is missing");
+		free(problem);
 		return EXIT_INPUT;
 	}
 	p->sys = xstrdup(sys);

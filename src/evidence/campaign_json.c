@@ -2,10 +2,13 @@
 #include "evidence/campaign_json.h"
 #include "evidence/check.h"
 #include "evidence/json.h"
+#include "evidence/names.h"
 #include "method/arch.h"
 #include "method/flags.h"
+#include "method/shard.h"
 #include "util/fsutil.h"
 #include "util/lock.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -175,8 +178,17 @@ static const struct field_rule campaign_rules[] = {
 	FIELD_NUM_OPT("planning.trials", J_INT, 0, 1e6),
 	FIELD_NUM_OPT("planning.trial_target_s", J_NUM, 0, MAX_SECONDS),
 	FIELD_OPT("options", J_OBJ | J_NULL),
+	FIELD_OPT("options.candidates", J_ARR | J_NULL),
+	FIELD_OPT("options.candidates[]", J_STR),
 	FIELD_OPT("arch_config", J_OBJ | J_NULL),
 	FIELD_OPT("shards", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("shards.n", J_INT, 1, SHARD_MAX),
+	FIELD_OPT("shards.shard", J_INT | J_STR | J_NULL),
+	FIELD_OPT("shards.cpus", J_ARR | J_NULL),
+	FIELD_NUM_OPT("shards.cpus[]", J_INT, 0, 65535),
+	FIELD_OPT("shards.merged_from", J_ARR),
+	FIELD_OPT("shards.merged_from[]", J_OBJ),
+	FIELD_OPT("shards.merged_from[].shard", J_STR),
 	FIELD_OPT("phases", J_ARR | J_NULL),
 	FIELD_OPT("phases[]", J_OBJ),
 	FIELD_OPT("phases[].phase", J_STR),
@@ -184,15 +196,79 @@ static const struct field_rule campaign_rules[] = {
 	FIELD_OPT("notes", J_ARR | J_NULL),
 };
 
+/* A shard's place as merge records it in merged_from[].shard: "k/n" of
+ * this run's n, "deferred of n" or "unsharded". */
+static int shard_name_ok(const char *name, long long n)
+{
+	struct shard_spec sp;
+	char *err = NULL, *deferred = xasprintf("deferred of %lld", n);
+	int ok = !strcmp(name, "unsharded") || !strcmp(name, deferred) ||
+		 (!shard_parse(name, &sp, &err) && sp.n == n);
+	free(err);
+	free(deferred);
+	return ok;
+}
+
+/* What the field table cannot say: the shard number lies in 1..n (or is
+ * the deferred worker), each merged shard is one of n, and the system id
+ * can name the data/<SYS>/ and report folders it becomes. */
+static int campaign_check_values(const json_t *doc, char **why)
+{
+	const json_t *sh = json_object_get(doc, "shards");
+	const json_t *k = json_object_get(sh, "shard");
+	long long n = jget_int(sh, "n", 1);
+	if (json_is_integer(k) && (json_integer_value(k) < 1 || json_integer_value(k) > n)) {
+		*why = xasprintf("shards.shard is %lld, outside 1..%lld (shards.n)",
+				 (long long)json_integer_value(k), n);
+		return -1;
+	}
+	if (json_is_string(k) && strcmp(json_string_value(k), "deferred")) {
+		char *shown = str_printable(json_string_value(k), 40);
+		*why = xasprintf("shards.shard is \"%s\", neither a shard number nor \"deferred\"", shown);
+		free(shown);
+		return -1;
+	}
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(sh, "merged_from"), i, m) {
+		const char *name = jget_str(m, "shard", "");
+		if (!shard_name_ok(name, n)) {
+			char *shown = str_printable(name, 40);
+			*why = xasprintf("shards.merged_from[%zu].shard is \"%s\", not k/%lld with 1 <= k <= %lld, "
+					 "\"deferred of %lld\" or \"unsharded\"", i, shown, n, n, n);
+			free(shown);
+			return -1;
+		}
+	}
+	const char *sys = jget_str(doc, "system_id", NULL);
+	char *problem = sys ? path_name_problem("system_id", sys) : NULL;
+	/* status takes the run's candidates from here: each names build/<ID>/ */
+	json_t *id;
+	json_array_foreach(json_object_get(json_object_get(doc, "options"), "candidates"), i, id)
+		if (!problem && json_is_string(id)) {
+			char *what = xasprintf("options.candidates[%zu]", i);
+			problem = path_name_problem(what, json_string_value(id));
+			free(what);
+		}
+	if (problem) {
+		*why = problem;
+		return -1;
+	}
+	return 0;
+}
+
 int campaign_check(const json_t *doc, char **why)
 {
-	return EVIDENCE_CHECK(doc, CAMPAIGN_KIND, CAMPAIGN_VERSION, campaign_rules, why);
+	if (EVIDENCE_CHECK(doc, CAMPAIGN_KIND, CAMPAIGN_VERSION, campaign_rules, why))
+		return -1;
+	return campaign_check_values(doc, why);
 }
 
 json_t *campaign_load(const char *run, char **err)
 {
 	char *path = path_join(run, "campaign.json"), *why = NULL;
-	json_t *d = evidence_load(path, err);
+	/* A run directory may come from another machine: never through a link. */
+	json_t *d = evidence_load_below(run, path, err);
 	if (d && campaign_check(d, &why)) {
 		if (err)
 			*err = xasprintf("%s: %s", path, why);

@@ -13,4 +13,18 @@ char *evidence_stem(const char *label, const char *op);
  * name has another form (survey.json, …). */
 int split_stem_op(const char *name, char **stem, char **op);
 
+/*
+ * The one rule for an identifier that becomes a path component (a system
+ * id, a run name, a candidate id, an instance label; docs/security.md):
+ * 1 to NAME_PART_MAX bytes, not starting with '.' (".", ".." and hidden
+ * names that listings skip), no '/', no control character and nothing
+ * that is not UTF-8 (str_has_control).  0 if name keeps it; else -1 and
+ * *why (malloc'd) says what breaks it, e.g. "contains '/'".
+ */
+#define NAME_PART_MAX 200
+int path_name_check(const char *name, char **why);
+/* The same as a message: "<what> '<name, escaped>' cannot name a folder or
+ * file: <why>" (malloc'd), or NULL when name keeps the rule. */
+char *path_name_problem(const char *what, const char *name);
+
 #endif

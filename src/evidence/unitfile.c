@@ -1,8 +1,10 @@
 /* unitfile.c — see unitfile.h. */
 #include "evidence/unitfile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "evidence/json.h"
 #include "util/util.h"
@@ -16,16 +18,18 @@ int unit_match_library(const json_t *doc, const void *sha256, char **why)
 	return 0;
 }
 
-enum unit_state unit_file_classify(const char *path, const struct unit_format *f,
-				   const void *ctx, json_t **doc, char **why)
+static enum unit_state classify(const char *root, const char *path, const struct unit_format *f,
+				const void *ctx, json_t **doc, char **why)
 {
+	struct stat sb;
 	*why = NULL;
 	if (doc)
 		*doc = NULL;
-	if (!path_exists(path))
+	/* lstat: a dangling link is there too (and refused below) */
+	if (root ? lstat(path, &sb) && errno == ENOENT : !path_exists(path))
 		return UNIT_MISSING;
 	char *err = NULL;
-	json_t *j = evidence_load(path, &err);
+	json_t *j = root ? evidence_load_below(root, path, &err) : evidence_load(path, &err);
 	if (!j) {
 		*why = xasprintf("corrupt %s %s: %s", f->what, path, err ? err : "unreadable");
 		free(err);
@@ -58,4 +62,17 @@ enum unit_state unit_file_classify(const char *path, const struct unit_format *f
 	else
 		json_decref(j);
 	return st;
+}
+
+enum unit_state unit_file_classify(const char *path, const struct unit_format *f,
+				   const void *ctx, json_t **doc, char **why)
+{
+	return classify(NULL, path, f, ctx, doc, why);
+}
+
+enum unit_state unit_file_classify_below(const char *root, const char *path,
+					 const struct unit_format *f, const void *ctx,
+					 json_t **doc, char **why)
+{
+	return classify(root, path, f, ctx, doc, why);
 }

@@ -43,5 +43,12 @@ int unit_match_library(const json_t *doc, const void *sha256, char **why);
  */
 enum unit_state unit_file_classify(const char *path, const struct unit_format *f,
 				   const void *ctx, json_t **doc, char **why);
+/* The same for a file of a run directory root (path is root/<rel>): it is
+ * read below root without following a symbolic link, so a link (or a
+ * special file) in its place or on the way is CORRUPT, with the reason,
+ * never a complete unit (docs/security.md). */
+enum unit_state unit_file_classify_below(const char *root, const char *path,
+					 const struct unit_format *f, const void *ctx,
+					 json_t **doc, char **why);
 
 #endif

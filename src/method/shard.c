@@ -1,6 +1,9 @@
 /* shard.c — see shard.h: the greedy, deterministic shard assignment. */
 #include "method/shard.h"
+#include "util/numparse.h"
 #include "util/util.h"
+
+#include <limits.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,15 +11,13 @@
 
 int shard_parse(const char *arg, struct shard_spec *out, char **err)
 {
-	char *end;
-	long k = strtol(arg, &end, 10);
-	if (end == arg || *end != '/') {
-		*err = xasprintf("--shard takes k/n (shard k of n, e.g. 1/4), not '%s'", arg);
-		return -1;
-	}
-	const char *ns = end + 1;
-	long n = strtol(ns, &end, 10);
-	if (end == ns || *end) {
+	const char *slash = strchr(arg, '/');
+	long long k, n;
+	char *ks = slash ? xstrndup(arg, (size_t)(slash - arg)) : NULL;
+	int bad = !slash || parse_whole(ks, LLONG_MIN, LLONG_MAX, &k) ||
+		  parse_whole(slash + 1, LLONG_MIN, LLONG_MAX, &n);
+	free(ks);
+	if (bad) {
 		*err = xasprintf("--shard takes k/n (shard k of n, e.g. 1/4), not '%s'", arg);
 		return -1;
 	}

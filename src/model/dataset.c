@@ -619,6 +619,16 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 	}
 	ds->cand = xcalloc(ids.n ? ids.n : 1, sizeof *ds->cand);
 	int rc = 0;
+	/* Folder names become page names and links (docs/security.md). */
+	for (size_t i = 0; i < ids.n && !rc; i++) {
+		char *problem = path_name_problem("candidate folder", ids.items[i]);
+		if (problem) {
+			*err = xasprintf("%s/records or profile: %s; rename or remove it", src->root,
+					 problem);
+			free(problem);
+			rc = -1;
+		}
+	}
 	for (size_t i = 0; i < ids.n && !rc; i++) {
 		struct ds_candidate *c = &ds->cand[ds->n_cand++];
 		c->id = xstrdup(ids.items[i]);
@@ -630,6 +640,14 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 	if (ds->n_cand)
 		qsort(ds->cand, ds->n_cand, sizeof *ds->cand, candidate_cmp);
 	ds->system_id = resolve_system(ds, system);
+	/* It becomes the folder of the pages, the site's and data/<SYS>/. */
+	char *problem = path_name_problem("system id", ds->system_id);
+	if (problem) {
+		*err = xasprintf("%s (from --system, systems.csv or the run's campaign.json or "
+				 "environment); give another with --system ID", problem);
+		free(problem);
+		return -1;
+	}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  * because silently ignoring a typo would build the wrong thing.
  */
 #include "package/conf.h"
+#include "evidence/names.h"
 #include "method/baseline.h"
 #include "util/atomic.h"
 #include "util/untrusted.h"
@@ -264,14 +265,11 @@ static int finish_instance(struct reader *r)
 	return 0;
 }
 
+/* A label names lib<label>.so and <label>__<op>.json: the path-name rule
+ * (evidence/names.h), and no brackets, which end the section header. */
 static int valid_label(const char *s)
 {
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s == '/' || *s == '[' || *s == ']' || (unsigned char)*s < 0x20)
-			return 0;
-	return 1;
+	return !path_name_check(s, NULL) && !strpbrk(s, "[]");
 }
 
 static int section_header(struct reader *r, char *line, struct seen_bools *seen)
@@ -298,7 +296,9 @@ static int section_header(struct reader *r, char *line, struct seen_bools *seen)
 		return fail(r, r->line, "unknown section '[%s]' (expected [candidate] or [instance LABEL])", name);
 	char *label = str_trim(name + 9);
 	if (!valid_label(label))
-		return fail(r, r->line, "invalid instance label '%s'", label);
+		return fail(r, r->line, "invalid instance label '%s' (a label names files: 1 to %d bytes of "
+			    "UTF-8 without '/', '[', ']', control characters or a leading '.')", label,
+			    NAME_PART_MAX);
 	if (conf_find_instance(r->c, label))
 		return fail(r, r->line, "instance '%s' is defined twice", label);
 	r->cur = conf_add_instance(r->c, label);

@@ -203,6 +203,10 @@ static void test_errors(void **state)
 	expect_error("[candidate]\nalgorithm = y\n", 1, "has no 'id'");
 	expect_error("# empty\n", 1, "no [candidate] section");
 	expect_error("[candidate]\nid = a\n[candidate]\n", 3, "given twice");
+	/* a label names files: the path-name rule (evidence/names.h) */
+	expect_error("[candidate]\nid = x\n[instance .hidden]\n", 3, "invalid instance label '.hidden'");
+	expect_error("[candidate]\nid = x\n[instance ..]\n", 3, "invalid instance label");
+	expect_error("[candidate]\nid = x\n[instance a/b]\n", 3, "invalid instance label");
 	/* hash-only keys */
 	expect_error(INST "digest_bits = 256\n", 3, "'kat_file' and 'digest_bits' are for hash instances");
 	expect_error(INST "kat_file = K.txt\n", 3, "'kat_file' and 'digest_bits' are for hash instances");

@@ -4,7 +4,11 @@
  * they carry the campaign (program, workspace, run, shards, CPUs, ids,
  * options, --defer) and the engine's wiring (parallel's --will-cite and
  * job list; Slurm's array of one task per shard, prep as a dependency,
- * the final job after every shard).
+ * the final job after every shard).  Paths with blanks, quotes, ';', '$'
+ * and '%' are quoted for the shell, for parallel (--quote) and for
+ * sbatch's own reading of #SBATCH lines; what no #SBATCH line can hold
+ * (a line break, a backslash in the output folder) and a run name that
+ * breaks the path-name rule are refused before anything is written.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -147,9 +151,9 @@ static void test_slurm(void **state)
 		assert_bash_ok(written.items[i]);
 	char *p = path_join(tmpl, "shards.sbatch"), *s = slurp(p);
 	assert_has(s, "#SBATCH --array=1-3");
-	assert_has(s, "#SBATCH --partition=bench");
-	assert_has(s, "#SBATCH --nodelist=node7");
-	assert_has(s, "#SBATCH --time=2-00:00:00");
+	assert_has(s, "#SBATCH --partition=\"bench\"");
+	assert_has(s, "#SBATCH --nodelist=\"node7\"");
+	assert_has(s, "#SBATCH --time=\"2-00:00:00\"");
 	assert_has(s, "#SBATCH --exclusive");
 	assert_has(s, "--job \"shard-$SLURM_ARRAY_TASK_ID\"");
 	free(s);
@@ -185,12 +189,81 @@ static void test_slurm(void **state)
 	free(rm);
 }
 
+static void test_sbatch_quote(void **state)
+{
+	(void)state;
+	char *q = sbatch_quote("p q");
+	assert_string_equal(q, "\"p q\"");
+	free(q);
+	q = sbatch_quote("a\"b\\c#d");
+	assert_string_equal(q, "\"a\\\"b\\\\c#d\"");
+	free(q);
+}
+
+/* Quoted paths in every script; refusals write nothing. */
+static void test_hostile_paths(void **state)
+{
+	char tmpl[] = "/tmp/ngcc-test-launch.XXXXXX";
+	struct launch_opts o;
+	struct strlist written = STRLIST_INIT;
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	char *dir = xasprintf("%s/w s;$x 100%%/r b;c.shards", tmpl);
+	fill(&o, LAUNCH_PARALLEL);
+	o.workspace = "/srv/w s;$x";
+	o.run = "runs/r b;touch x";
+	assert_int_equal(launch_write(&o, dir, &written), 0);
+	char *s = slurp(written.items[0]);
+	assert_has(s, "WS='/srv/w s;$x'");
+	assert_has(s, "RUN=${NGCC_LAUNCH_RUN:-'runs/r b;touch x'}");
+	assert_has(s, "parallel --will-cite --quote");
+	assert_bash_ok(written.items[0]);
+	free(s);
+	sl_free(&written);
+	launch_opts_free(&o);
+
+	fill(&o, LAUNCH_SLURM);
+	o.run = "runs/r b;c";
+	assert_int_equal(launch_write(&o, dir, &written), 0);
+	char *p = path_join(dir, "shards.sbatch");
+	s = slurp(p);
+	char *want = xasprintf("#SBATCH --output=\"%s/w s;$x 100%%%%/r b;c.shards/shard-%%a.slurm.out\"",
+			       tmpl);
+	assert_has(s, want);
+	free(want);
+	free(s);
+	free(p);
+	sl_free(&written);
+
+	/* refused: a line break in a value, a backslash in the folder, a run
+	 * name with a line break (either engine) */
+	o.nodelist = "n1\n#SBATCH --x";
+	assert_int_equal(launch_write(&o, tmpl, &written), LAUNCH_REFUSED);
+	o.nodelist = NULL;
+	char *bs = xasprintf("%s/back\\slash", tmpl);
+	assert_int_equal(launch_write(&o, bs, &written), LAUNCH_REFUSED);
+	assert_false(path_exists(bs));
+	free(bs);
+	o.run = "runs/a\nb";
+	assert_int_equal(launch_write(&o, tmpl, &written), LAUNCH_REFUSED);
+	o.engine = LAUNCH_PARALLEL;
+	assert_int_equal(launch_write(&o, tmpl, &written), LAUNCH_REFUSED);
+	assert_int_equal(written.n, 0);
+	launch_opts_free(&o);
+	free(dir);
+	char *rm = xasprintf("rm -rf '%s'", tmpl);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_slurm),
+		cmocka_unit_test(test_sbatch_quote),
+		cmocka_unit_test(test_hostile_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,12 @@
  * other system, planning, measuring option, host state, environment,
  * assignment, shard twice, duplicate evidence, library digests, a used
  * --into — names the offending files and writes nothing.  --replace
- * replaces an earlier merge and nothing else.
+ * replaces an earlier merge and nothing else.  Shard folders are untrusted
+ * (docs/security.md): a symbolic link in one (to a file, to a folder, back
+ * to a parent) or a FIFO is refused by path and nothing outside is copied;
+ * a shard number outside 1..n or a system id that cannot be a folder name
+ * is refused; what a merge killed between its renames left is restored or
+ * removed by the next merge.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "campaign/merge.h"
@@ -266,12 +272,167 @@ static void test_evidence_refusals(void **state)
 	free(bad);
 }
 
+/* Merge s1 and s2 with one hostile entry made by make(path) at rel in s2:
+ * refused (exit 3) naming rel and the word `want`, nothing written. */
+static void expect_unusual(const char *rel, int (*make)(const char *target, const char *path),
+			   const char *target, const char *want)
+{
+	char *path = at(rel), *err = NULL, *bad = at("bad");
+	char *tgt = target[0] == '/' ? xstrdup(target) : at(target);
+	assert_int_equal(make(tgt, path), 0);
+	assert_int_equal(merge("s1", "s2", "bad", 0, &err), 3);
+	if (!strstr(err, rel) || !strstr(err, want))
+		fail_msg("'%s' and '%s' not in: %s", rel, want, err);
+	assert_false(path_exists(bad));
+	assert_int_equal(unlink(path), 0);
+	free(err);
+	free(bad);
+	free(tgt);
+	free(path);
+}
+
+static int make_link(const char *target, const char *path)
+{
+	return symlink(target, path);
+}
+
+static int make_fifo(const char *target, const char *path)
+{
+	(void)target;
+	return mkfifo(path, 0644);
+}
+
+static void test_links_refused(void **state)
+{
+	(void)state;
+	char *secret = at("secret.json");
+	assert_int_equal(write_file(secret, "{\"secret\": 1}\n", 15), 0);
+	/* a linked file, a linked samples/ folder, a link back to a parent */
+	expect_unusual("s2/records/kem-1/Z-1__keygen.json", make_link, "secret.json", "symbolic link");
+	char *outside = at("outside");
+	mkdir_p(outside, 0755);
+	char *o1 = at("outside/Z-1__keygen.json");
+	write_file(o1, "{}\n", 3);
+	expect_unusual("s2/samples", make_link, "outside", "symbolic link");
+	expect_unusual("s2/records/kem-1/up", make_link, "..", "symbolic link");
+	expect_unusual("s2/records/kem-1/root", make_link, "/", "symbolic link");
+	expect_unusual("s2/campaign-fifo", make_fifo, "", "special file");
+	/* campaign.json itself a link to another run's */
+	char *c2 = at("s2/campaign.json"), *keep = at("c2.json");
+	assert_int_equal(rename(c2, keep), 0);
+	expect_unusual("s2/campaign.json", make_link, "c2.json", "symbolic link");
+	assert_int_equal(rename(keep, c2), 0);
+	/* and with none of them the merge goes through */
+	char *err = NULL;
+	assert_int_equal(merge("s1", "s2", "m", 0, &err), 0);
+	free(err);
+	free(c2);
+	free(keep);
+	free(o1);
+	free(outside);
+	free(secret);
+}
+
+/* campaign.json values that merge must not take on trust: each refused
+ * (exit 3) with the field named; nothing written. */
+static void expect_bad_campaign(const char *key, json_t *value, const char *needle)
+{
+	char *dir = at("s2"), *err = NULL, *bad = at("bad");
+	json_t *d = campaign_load(dir, NULL), *orig = json_deep_copy(d);
+	assert_non_null(d);
+	json_object_set_new(d, key, value);
+	put("s2/campaign.json", d);
+	assert_int_equal(merge("s1", "s2", "bad", 0, &err), 3);
+	if (!strstr(err, needle))
+		fail_msg("'%s' not in: %s", needle, err);
+	assert_false(path_exists(bad));
+	put("s2/campaign.json", orig);
+	free(err);
+	free(bad);
+	free(dir);
+}
+
+static void test_campaign_values(void **state)
+{
+	(void)state;
+	expect_bad_campaign("shards", json_pack("{sisis[i]sssn}", "n", 2, "shard", 3, "cpus", 0,
+						"assignment_digest", "d1", "defer"),
+			    "shards.shard is 3, outside 1..2");
+	expect_bad_campaign("shards", json_pack("{sisis[i]sssn}", "n", 2, "shard", -1, "cpus", 0,
+						"assignment_digest", "d1", "defer"),
+			    "shards.shard is -1");
+	expect_bad_campaign("shards", json_pack("{sIsis[i]sssn}", "n", (json_int_t)4294967298LL, "shard", 2,
+						"cpus", 0, "assignment_digest", "d1", "defer"),
+			    "shards.n");
+	expect_bad_campaign("shards", json_pack("{sisis[i]sssn}", "n", 0, "shard", 0, "cpus", 0,
+						"assignment_digest", "d1", "defer"),
+			    "shards.n");
+	expect_bad_campaign("shards", json_pack("{sisss[i]sssn}", "n", 2, "shard", "later", "cpus", 0,
+						"assignment_digest", "d1", "defer"),
+			    "neither a shard number");
+	expect_bad_campaign("shards", json_pack("{sis[i]sssns[{ssss}]}", "n", 2, "cpus", 0,
+						"assignment_digest", "d1", "defer", "merged_from",
+						"run", "x", "shard", "3/2"),
+			    "merged_from[0].shard");
+	expect_bad_campaign("system_id", json_string("../../x"), "system_id '../../x' cannot name");
+	expect_bad_campaign("system_id", json_string("a\nb"), "control character");
+	expect_bad_campaign("system_id", json_string(".."), "starts with '.'");
+	expect_bad_campaign("options", json_pack("{sssnsbsbs[s]}", "seed_mode", "fixed", "input_pool",
+					     "sampling", 0, "memory_pass", 0, "candidates", "../../etc"),
+			    "options.candidates[0] '../../etc' cannot name");
+}
+
+/* A merge killed between its two renames: the earlier merge sits in
+ * <into>.merge.old.<pid>, the new one in <into>.merge.tmp.<pid>, --into is
+ * gone.  The next merge restores the old one, removes the rest, and
+ * merges; one whose process still runs is left alone. */
+static void test_interrupted_merge(void **state)
+{
+	char *err = NULL;
+	(void)state;
+	assert_int_equal(merge("s1", "s2", "m", 0, &err), 0);
+	free(err);
+	char *m = at("m"), *old = at("m.merge.old.999999999"), *tmp = at("m.merge.tmp.999999999");
+	char *tmp_file = at("m.merge.tmp.999999999/campaign.json");
+	char *live = xasprintf("%s.merge.tmp.%ld", m, (long)getppid());
+	assert_int_equal(rename(m, old), 0);
+	assert_int_equal(mkdir_p(tmp, 0755), 0);
+	assert_int_equal(write_file(tmp_file, "{", 1), 0);
+	assert_int_equal(mkdir_p(live, 0755), 0);
+	assert_int_equal(merge("s1", "s2", "m", 1, &err), 0);
+	if (!strstr(err, "restored") || !strstr(err, "m.merge.old.999999999") ||
+	    !strstr(err, "removed") || !strstr(err, "m.merge.tmp.999999999"))
+		fail_msg("recovery not said: %s", err);
+	free(err);
+	assert_false(path_exists(old));
+	assert_false(path_exists(tmp));
+	assert_true(path_is_dir(live)); /* its merge may still be running */
+	json_t *d = campaign_load(m, NULL);
+	assert_non_null(d);
+	json_decref(d);
+	/* with --into still in place, an old one left over is only removed */
+	assert_int_equal(mkdir_p(old, 0755), 0);
+	assert_int_equal(merge("s1", "s2", "m", 1, &err), 0);
+	assert_non_null(strstr(err, "removed"));
+	free(err);
+	assert_false(path_exists(old));
+	rm_rf(live);
+	free(live);
+	free(tmp_file);
+	free(tmp);
+	free(old);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_joined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_evidence_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_links_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_campaign_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupted_merge, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
