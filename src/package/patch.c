@@ -267,6 +267,15 @@ static const char *refused_header(const char *s, size_t n)
 	return NULL;
 }
 
+/* Does a ---/+++ line name no file: /dev/null, or diff -N's empty side
+ * dated at the epoch? */
+static int absent_side(const char *s, size_t n, const char *name)
+{
+	const char *tab = memchr(s, '\t', n);
+	return !strcmp(name, "/dev/null") ||
+	       (tab && starts(tab + 1, n - (size_t)(tab + 1 - s), "1970-01-01"));
+}
+
 static int parse_file_header(struct cursor *c, const char *minus, size_t mn, struct diff *d,
 			     const char *name, char **err)
 {
@@ -284,8 +293,8 @@ static int parse_file_header(struct cursor *c, const char *minus, size_t mn, str
 			  "with '..', empty or quoted names are refused)", picked ? picked : old);
 	} else {
 		d->files = xrealloc(d->files, (d->n + 1) * sizeof *d->files);
-		d->files[d->n++] = (struct file_diff){ rel, !strcmp(old, "/dev/null"),
-						       !strcmp(new, "/dev/null"), line, NULL, 0 };
+		d->files[d->n++] = (struct file_diff){ rel, absent_side(minus, mn, old),
+						       absent_side(s, n, new), line, NULL, 0 };
 	}
 	free(old);
 	free(new);
