@@ -63,11 +63,11 @@ static const struct field_rule build_rules[] = {
 	FIELD_NUM_OPT("instances{}.elf_load_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_OPT("instances{}.build_error", J_STR | J_NULL),
 	FIELD_OPT("instances{}.patches", J_ARR | J_NULL),
-	FIELD("instances{}.patches[]", J_OBJ),
-	FIELD("instances{}.patches[].file", J_STR),
-	FIELD("instances{}.patches[].path", J_STR),
-	FIELD("instances{}.patches[].sha256", J_STR),
-	FIELD("instances{}.patches[].touches", J_ARR),
+	FIELD_OPT("instances{}.patches[]", J_OBJ),
+	FIELD_OPT("instances{}.patches[].file", J_STR),
+	FIELD_OPT("instances{}.patches[].path", J_STR),
+	FIELD_OPT("instances{}.patches[].sha256", J_STR),
+	FIELD_OPT("instances{}.patches[].touches", J_ARR),
 };
 
 int build_json_check(const json_t *doc, char **why)
