@@ -24,7 +24,12 @@
  * most of the 24.  0 for other machines. */
 unsigned keccak_rotation_amounts(const unsigned char *code, size_t len, unsigned machine);
 
-/* The count from which a function counts as a Keccak-f[1600] permutation. */
+/* The count from which a function counts as a Keccak-f[1600] permutation.
+ * Measured on Debian 12's static libcrypto, libgcrypt and libnettle (about
+ * 1000 objects): OpenSSL's __KeccakF1600 and gcrypt's
+ * keccak_f1600_state_permute64 (and its BMI2 twin) show all 24; no other
+ * function shows 8 or more (SHA-512, BLAKE2, ChaCha, Nettle's SSE Keccak,
+ * whose round-constant table the constant scan finds instead). */
 #define KECCAK_ROTATIONS_MIN 20
 
 #endif
