@@ -76,6 +76,9 @@ static const struct const_pattern const_patterns[] = {
 	{ "ChaCha constant", "ChaCha",
 	  { 'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k' }, 16, 0 },
 	{ "ChaCha constant", "ChaCha", { LE32(0x61707865u), }, 4, 1 },
+	/* the table from the last round down, as Nettle's permutation keeps it */
+	{ "Keccak round constants", "Keccak",
+	  { LE64(0x8000000080008008ull), LE64(0x0000000080000001ull), LE64(0x8000000000008080ull) }, 24, 0 },
 	/* round constants as 64-bit immediates of unrolled code */
 	{ "Keccak round constants", "Keccak", { LE64(0x800000000000808aull) }, 8, 1 },
 	{ "Keccak round constants", "Keccak", { LE64(0x8000000080008081ull) }, 8, 1 },

@@ -28,8 +28,8 @@ unsigned keccak_rotation_amounts(const unsigned char *code, size_t len, unsigned
  * Measured on Debian 12's static libcrypto, libgcrypt and libnettle (about
  * 1000 objects): OpenSSL's __KeccakF1600 and gcrypt's
  * keccak_f1600_state_permute64 (and its BMI2 twin) show all 24; no other
- * function shows 8 or more (SHA-512, BLAKE2, ChaCha, Nettle's SSE Keccak,
- * whose round-constant table the constant scan finds instead). */
+ * function shows 8 or more (SHA-512, BLAKE2, ChaCha; Nettle's Keccak, 8,
+ * whose round constants, kept in its code, the constant scan finds). */
 #define KECCAK_ROTATIONS_MIN 20
 
 #endif
