@@ -213,6 +213,14 @@ assert s["automatic"]["scan"] == [], s["automatic"]
 assert sorted(s["automatic"]["name_hints"]) == ["shake256_absorb", "shake256_init"], s["automatic"]
 EOF
 
+# The pages say what the survey found: names noted, never a verdict.
+ngcc report --run runs/c --out "$ws/rep" >"$ws/rep.out" 2>&1 || fail "report: $(tail -5 "$ws/rep.out")"
+sys=$(ls "$ws/rep" | grep -v '\.md$' | head -n 1)
+hint="named like SHAKE (shake256_absorb, shake256_init), but no matching constants or rotations were found"
+has "$ws/rep/symmetric-survey.md" "| [shakewrap]($sys/shakewrap.md) | ShakeWrapKEM | ICCS-only | $hint | none |"
+has "$ws/rep/symmetric-survey.md" "| [keccakkem]($sys/keccakkem.md) | KeccakKEM | bypass | own Keccak (reachable from"
+has "$ws/rep/$sys/shakewrap.md" "verdict: **ICCS-only** — $hint"
+
 # survey.conf overrides the verdict; the automatic one stays recorded.
 # Rerunning resumes: every complete profile is kept as it is.
 printf '# id; verdict; notes\nkeccakkem; mixed; checked by hand\n' >"$ws/survey.conf"
