@@ -273,13 +273,25 @@ static int finish_instance(struct reader *r)
 
 /* ---- [patch FILE] ---- */
 
+int conf_patch_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+	if (!n || n > 128 || name[0] == '.')
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *p))
+			return 0;
+	return 1;
+}
+
 static int patch_section(struct reader *r, const char *file)
 {
 	for (size_t i = 0; i < r->c->n_patches; i++)
 		if (!strcmp(r->c->patches[i].file, file))
 			return fail(r, r->line, "patch '%s' is recorded twice", file);
-	if (!*file || strchr(file, '/'))
-		return fail(r, r->line, "[patch %s]: expected the file name in patches/", file);
+	if (!conf_patch_name_valid(file))
+		return fail(r, r->line, "[patch %s]: expected the file name in patches/ (letters, "
+			    "digits, '.', '_', '+', '-')", file);
 	r->c->patches = xrealloc(r->c->patches, (r->c->n_patches + 1) * sizeof *r->c->patches);
 	r->patch = &r->c->patches[r->c->n_patches++];
 	memset(r->patch, 0, sizeof *r->patch);
@@ -525,8 +537,8 @@ static int conf_writable(const struct candidate_conf *c)
 	    !writable(c->type) || !writable(c->package))
 		return 0;
 	for (size_t i = 0; i < c->n_patches; i++)
-		if (!writable(c->patches[i].file) || !*c->patches[i].file ||
-		    strchr(c->patches[i].file, ']') || !list_writable(&c->patches[i].touches))
+		if (!conf_patch_name_valid(c->patches[i].file) || !c->patches[i].sha256 ||
+		    !writable(c->patches[i].sha256) || !list_writable(&c->patches[i].touches))
 			return 0;
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance_conf *in = &c->inst[i];

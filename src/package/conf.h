@@ -90,6 +90,11 @@ struct candidate_conf {
 	size_t n_patches;
 };
 
+/* A file name a patch may be kept under in patches/ and named by in a
+ * [patch FILE] header: [A-Za-z0-9._+-], not starting with '.', at most
+ * 128 bytes. */
+int conf_patch_name_valid(const char *name);
+
 /* 0 on success; -1 with *err (malloc'd, "path:line: what") otherwise. */
 int conf_read(const char *path, struct candidate_conf *out, char **err);
 /* Write atomically, with explanatory comments. 0 or -1 (errno). */

@@ -558,17 +558,6 @@ int patch_apply_text(const char *root, const char *name, const char *text, size_
 
 /* ---- recording ---------------------------------------------------------------- */
 
-int patch_name_valid(const char *name)
-{
-	size_t n = strlen(name);
-	if (!n || n > 128 || name[0] == '.')
-		return 0;
-	for (const char *p = name; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *p))
-			return 0;
-	return 1;
-}
-
 static int apply_one(const char *source_root, const char *patches_dir, const char *file,
 		     struct candidate_conf *c, char **err)
 {
@@ -576,7 +565,7 @@ static int apply_one(const char *source_root, const char *patches_dir, const cha
 	char *data = NULL;
 	size_t len = 0;
 	int rc = -1;
-	if (!patch_name_valid(base)) {
+	if (!conf_patch_name_valid(base)) {
 		char *shown = str_printable(base, 200);
 		*err = xasprintf("patch %s: the file name '%s' may only hold letters, digits, "
 				 "'.', '_', '+' and '-' (and not start with '.'); rename it",
@@ -640,7 +629,7 @@ int patch_verify(const char *workspace, const struct candidate_conf *c, char **e
 		char *data = NULL, hex[65];
 		size_t len = 0;
 		int bad = 0;
-		if (!patch_name_valid(p->file)) {
+		if (!conf_patch_name_valid(p->file)) {
 			*err = xasprintf("candidates/%s/candidate.conf: [patch %s] is not a plain "
 					 "file name", c->id, p->file);
 			bad = 1;

@@ -26,10 +26,6 @@
 /* The largest patch file read. */
 #define PATCH_MAX_BYTES (16u << 20)
 
-/* A file name a patch may be kept under in patches/: [A-Za-z0-9._+-], not
- * starting with '.', at most 128 bytes. */
-int patch_name_valid(const char *name);
-
 /*
  * Apply the patch files (absolute paths, in order) to source_root, copy
  * each to patches_dir/<its basename> and append its record to c->patches.

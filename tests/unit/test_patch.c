@@ -235,9 +235,9 @@ static void test_record_and_conf(void **state)
 	assert_int_equal(conf_read(conf, &back, &err), -1);
 	assert_non_null(strstr(err, ":5: sha256 must be 64 lowercase hex digits"));
 	free(err);
-	assert_false(patch_name_valid(".hidden"));
-	assert_false(patch_name_valid("a b.diff"));
-	assert_true(patch_name_valid("0001-fix_include+x.patch"));
+	assert_false(conf_patch_name_valid(".hidden"));
+	assert_false(conf_patch_name_valid("a b.diff"));
+	assert_true(conf_patch_name_valid("0001-fix_include+x.patch"));
 	conf_free(&c);
 	free(kept);
 	free(conf);
