@@ -424,6 +424,37 @@ static void test_rotations(void **state)
 	survey_instance_free(&si);
 }
 
+/* The other encodings of the rotations: BMI2's rorx on x86-64 and ror
+ * (extr) on AArch64, compiled with clang for either target (it is in
+ * scripts/bootstrap for the fuzz targets); without clang there is nothing
+ * to scan, and the test says so. */
+static void test_rotation_encodings(void **state)
+{
+	(void)state;
+	static const char *const variants[][2] = {
+		{ "perm_bmi2", "--target=x86_64-linux-gnu -mbmi2 -O2" },
+		{ "perm_a64", "--target=aarch64-linux-gnu -O2" },
+	};
+	for (size_t v = 0; v < 2; v++) {
+		char *src = xasprintf("%s/perm.c", tmpdir);
+		char *cmd = xasprintf("clang -std=c99 -ffreestanding %s -fPIC -c %s -o %s/%s.o "
+				      "2>/dev/null", variants[v][1], src, tmpdir, variants[v][0]);
+		int rc = system(cmd);
+		free(cmd);
+		free(src);
+		if (rc) {
+			printf("note: clang could not compile for %s; not checked\n", variants[v][1]);
+			continue;
+		}
+		struct survey_instance si;
+		scan_one(variants[v][0], &si);
+		const struct survey_hit *h = hit(&si, "Keccak-f[1600] rotations");
+		assert_non_null(h);
+		assert_true(h->reachable);
+		survey_instance_free(&si);
+	}
+}
+
 static void fake_instance(struct survey_instance *si, int reachable_hit, int hash, int drng)
 {
 	memset(si, 0, sizeof *si);
@@ -518,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_scan_object),
 		cmocka_unit_test(test_names_are_hints),
 		cmocka_unit_test(test_rotations),
+		cmocka_unit_test(test_rotation_encodings),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_survey_conf),
 	};
