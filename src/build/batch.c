@@ -10,6 +10,7 @@
 #include "build/build.h"
 #include "evidence/build_json.h"
 #include "method/toolchain.h"
+#include "package/patch.h"
 #include "util/fsutil.h"
 #include "util/untrusted.h"
 
@@ -58,6 +59,10 @@ static int load_candidate(const char *workspace, const char *id, struct candidat
 	} else if (strcmp(cand->conf.id, id)) {
 		ngcc_error("%s: id = %s, but the candidate's folder is candidates/%s; "
 			   "make them agree", path, cand->conf.id, id);
+		rc = EXIT_INPUT;
+	} else if (patch_verify(workspace, &cand->conf, &err)) {
+		/* the record must name exactly the patch the source carries */
+		ngcc_error("%s", err);
 		rc = EXIT_INPUT;
 	} else {
 		/* checked before any compiler runs: results that cannot be

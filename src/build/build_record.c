@@ -55,6 +55,23 @@ static void clear_library(json_t *e)
 		set(e, keys[i], json_null());
 }
 
+/* The patches of the source this was built from (package/patch.h). */
+static json_t *patches_json(const struct candidate_conf *c)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->n_patches; i++) {
+		const struct patch_conf *p = &c->patches[i];
+		json_t *t = json_array();
+		for (size_t k = 0; k < p->touches.n; k++)
+			json_array_append_new(t, json_string(p->touches.items[k]));
+		char *path = xasprintf("candidates/%s/patches/%s", c->id, p->file);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o}", "file", p->file,
+						   "path", path, "sha256", p->sha256, "touches", t));
+		free(path);
+	}
+	return a;
+}
+
 static json_t *error_json(const struct build_outcome *o)
 {
 	if (!o->error)
@@ -104,6 +121,7 @@ int build_record_outcome(const char *workspace, const struct candidate_conf *c,
 	set(e, "runtime", rt);
 	set(e, "build_log", json_string(log));
 	set(e, "build_error", error_json(o));
+	set(e, "patches", patches_json(c));
 	free(log);
 	free(stem);
 	return rc;

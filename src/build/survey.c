@@ -2,6 +2,7 @@
 #include "build/survey.h"
 
 #include "build/objscan.h"
+#include "build/survey_insn.h"
 #include "evidence/json.h"
 
 #include <ctype.h>
@@ -49,6 +50,9 @@ struct const_pattern {
 		(unsigned char)((x) >> 8), (unsigned char)(x)
 #define LE64(x) LE32((x) & 0xffffffffull), LE32((x) >> 32)
 
+#define KECCAK_RHO "Keccak rotation offsets"
+#define KECCAK_ROUNDS "Keccak-f[1600] rotations"
+
 static const struct const_pattern const_patterns[] = {
 	{ "Keccak round constants", "Keccak",
 	  { LE64(0x0000000000000001ull), LE64(0x0000000000008082ull), LE64(0x800000000000808aull) }, 24, 0 },
@@ -72,6 +76,20 @@ static const struct const_pattern const_patterns[] = {
 	{ "ChaCha constant", "ChaCha",
 	  { 'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k' }, 16, 0 },
 	{ "ChaCha constant", "ChaCha", { LE32(0x61707865u), }, 4, 1 },
+	/* the table from the last round down, as Nettle's permutation keeps it */
+	{ "Keccak round constants", "Keccak",
+	  { LE64(0x8000000080008008ull), LE64(0x0000000080000001ull), LE64(0x8000000000008080ull) }, 24, 0 },
+	/* round constants as 64-bit immediates of unrolled code */
+	{ "Keccak round constants", "Keccak", { LE64(0x800000000000808aull) }, 8, 1 },
+	{ "Keccak round constants", "Keccak", { LE64(0x8000000080008081ull) }, 8, 1 },
+	/* the rho offsets as bytes or 32-bit words, in the lane walk's order
+	 * (1, 3, 6, ...) or by lane x + 5y (0, 1, 62, ...) */
+	{ KECCAK_RHO, "Keccak", { 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14 }, 12, 0 },
+	{ KECCAK_RHO, "Keccak", { 0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10 }, 12, 0 },
+	{ KECCAK_RHO, "Keccak", { LE32(1), LE32(3), LE32(6), LE32(10), LE32(15), LE32(21),
+				  LE32(28), LE32(36) }, 32, 0 },
+	{ KECCAK_RHO, "Keccak", { LE32(0), LE32(1), LE32(62), LE32(28), LE32(27), LE32(36),
+				  LE32(44), LE32(6) }, 32, 0 },
 };
 
 #define N_NAME_PATTERNS (sizeof name_patterns / sizeof *name_patterns)
@@ -465,6 +483,27 @@ static void constant_hits(struct survey_instance *si, const struct graph *g, siz
 	}
 }
 
+/* Functions whose code rotates 64-bit words by (nearly) all of Keccak's
+ * rho amounts: a Keccak-f[1600] permutation, whatever it is called and
+ * however it gets its round constants (survey_insn.h). */
+static void rotation_hits(struct survey_instance *si, const struct graph *g, size_t o,
+			  const char *object)
+{
+	const struct obj_file *f = &g->objs[o];
+	for (size_t i = 1; i < f->n_syms; i++) {
+		const struct obj_sym *s = &f->syms[i];
+		if (s->type != STT_FUNC || s->shndx >= f->n_secs || g->sym_node[o][i] == SIZE_MAX)
+			continue;
+		const struct obj_section *sec = &f->secs[s->shndx];
+		if (!sec->data || !(sec->flags & SHF_EXECINSTR) || !s->size ||
+		    s->value >= sec->size || s->size > sec->size - s->value)
+			continue;
+		if (keccak_rotation_amounts(sec->data + s->value, (size_t)s->size, f->machine) >=
+		    KECCAK_ROTATIONS_MIN)
+			add_hit(si, g, g->sym_node[o][i], "Keccak", KECCAK_ROUNDS, object);
+	}
+}
+
 /* One object to scan: loaded, or the reason it is not. */
 struct scan_item {
 	const char *name;          /* as recorded */
@@ -506,6 +545,7 @@ static int scan_items(const struct scan_item *it, size_t n, struct survey_instan
 		for (size_t o = 0; o < g.n_objs; o++) {
 			symbol_hits(out, &g, o, it[o].name);
 			constant_hits(out, &g, o, it[o].name);
+			rotation_hits(out, &g, o, it[o].name);
 		}
 		graph_free(&g);
 	}
@@ -603,16 +643,32 @@ static char *hit_text(const struct survey_hit *h)
 	return xstrdup(h->match);
 }
 
+/* A name is a hint, never evidence: only constants and instruction
+ * patterns say what the code does. */
+static int is_evidence(const struct survey_hit *h)
+{
+	return strcmp(h->match, "symbol") != 0;
+}
+
 void survey_reachable_hits(const struct survey_instance *si, struct strlist *out)
 {
 	for (size_t i = 0; i < si->n_hits; i++) {
-		if (!si->hits[i].reachable)
+		if (!si->hits[i].reachable || !is_evidence(&si->hits[i]))
 			continue;
 		char *t = hit_text(&si->hits[i]);
 		if (sl_contains(out, t))
 			free(t);
 		else
 			sl_push_owned(out, t);
+	}
+}
+
+void survey_reachable_hints(const struct survey_instance *si, struct strlist *out)
+{
+	for (size_t i = 0; i < si->n_hits; i++) {
+		const struct survey_hit *h = &si->hits[i];
+		if (h->reachable && !is_evidence(h) && !sl_contains(out, h->symbol))
+			sl_push(out, h->symbol);
 	}
 }
 
@@ -650,7 +706,7 @@ static int calls_drng(const struct survey_instance *si)
 const char *survey_instance_class(const struct survey_instance *si)
 {
 	for (size_t i = 0; i < si->n_hits; i++)
-		if (si->hits[i].reachable)
+		if (si->hits[i].reachable && is_evidence(&si->hits[i]))
 			return uses_iccs_hash(si) ? "mixed" : "bypass";
 	return "ICCS-only";
 }
@@ -662,7 +718,7 @@ static void own_primitive_note(const struct survey_instance *si, size_t n, struc
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < si[k].n_hits; i++) {
 			const struct survey_hit *h = &si[k].hits[i];
-			if (!h->reachable)
+			if (!h->reachable || !is_evidence(h))
 				continue;
 			if (!sl_contains(&kinds, h->kind))
 				sl_push(&kinds, h->kind);
@@ -688,6 +744,58 @@ done:
 	sl_free(&from);
 }
 
+/* SHA-3 and SHAKE are Keccak: a SHAKE name beside Keccak evidence is
+ * explained by it. */
+static const char *kind_family(const char *kind)
+{
+	return !strcmp(kind, "SHA-3") || !strcmp(kind, "SHAKE") ? "Keccak" : kind;
+}
+
+static int family_has_evidence(const struct survey_instance *si, size_t n, const char *kind)
+{
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < si[k].n_hits; i++) {
+			const struct survey_hit *h = &si[k].hits[i];
+			if (h->reachable && is_evidence(h) &&
+			    !strcmp(kind_family(h->kind), kind_family(kind)))
+				return 1;
+		}
+	return 0;
+}
+
+/* "named like SHAKE (shake256_absorb, shake256_init), but no matching
+ * constants or rotations were found": the reachable names whose kind has
+ * no evidence.  At most three names are listed. */
+static void name_hint_note(const struct survey_instance *si, size_t n, struct strbuf *sb)
+{
+	struct strlist kinds = STRLIST_INIT, names = STRLIST_INIT;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < si[k].n_hits; i++) {
+			const struct survey_hit *h = &si[k].hits[i];
+			if (!h->reachable || is_evidence(h) || family_has_evidence(si, n, h->kind))
+				continue;
+			if (!sl_contains(&kinds, h->kind))
+				sl_push(&kinds, h->kind);
+			if (!sl_contains(&names, h->symbol))
+				sl_push(&names, h->symbol);
+		}
+	if (kinds.n) {
+		sl_sort(&kinds);
+		sl_sort(&names);
+		sb_addf(sb, "%snamed like ", sb->len ? "; " : "");
+		for (size_t i = 0; i < kinds.n; i++)
+			sb_addf(sb, "%s%s", i ? ", " : "", kinds.items[i]);
+		sb_adds(sb, " (");
+		for (size_t i = 0; i < names.n && i < 3; i++)
+			sb_addf(sb, "%s%s", i ? ", " : "", names.items[i]);
+		if (names.n > 3)
+			sb_addf(sb, " and %zu more", names.n - 3);
+		sb_adds(sb, "), but no matching constants or rotations were found");
+	}
+	sl_free(&kinds);
+	sl_free(&names);
+}
+
 const char *survey_verdict(const struct survey_instance *si, size_t n, char **notes)
 {
 	const char *verdict = n ? survey_instance_class(&si[0]) : "ICCS-only";
@@ -699,6 +807,7 @@ const char *survey_verdict(const struct survey_instance *si, size_t n, char **no
 	}
 	struct strbuf sb = STRBUF_INIT;
 	own_primitive_note(si, n, &sb);
+	name_hint_note(si, n, &sb);
 	if (n && !any_drng)
 		sb_addf(&sb, "%snever calls the DRNG", sb.len ? "; " : "");
 	*notes = sb_detach(&sb);
@@ -809,9 +918,11 @@ json_t *survey_json(const char *cand, const struct survey_instance *si, size_t n
 {
 	char *notes = NULL;
 	const char *verdict = survey_verdict(si, n, &notes);
-	struct strlist scan = STRLIST_INIT;
-	for (size_t i = 0; i < n; i++)
+	struct strlist scan = STRLIST_INIT, hints = STRLIST_INIT;
+	for (size_t i = 0; i < n; i++) {
 		survey_reachable_hits(&si[i], &scan);
+		survey_reachable_hints(&si[i], &hints);
+	}
 	json_t *j = json_object(), *aut = json_object(), *inst = json_array();
 	json_object_set_new(j, "schema", evidence_schema(SURVEY_KIND, SURVEY_VERSION));
 	json_object_set_new(j, "candidate", json_string(cand));
@@ -821,11 +932,13 @@ json_t *survey_json(const char *cand, const struct survey_instance *si, size_t n
 	json_object_set_new(aut, "verdict", json_string(verdict));
 	json_object_set_new(aut, "notes", json_string(notes));
 	json_object_set_new(aut, "scan", strlist_json(&scan));
+	json_object_set_new(aut, "name_hints", strlist_json(&hints));
 	json_object_set_new(j, "automatic", aut);
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(inst, instance_json(&si[i]));
 	json_object_set_new(j, "instances", inst);
 	sl_free(&scan);
+	sl_free(&hints);
 	free(notes);
 	return j;
 }

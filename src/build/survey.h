@@ -4,20 +4,25 @@
  *
  * Per instance, the candidate's own objects (the recorded link command's
  * objects minus ours and minus the package's own ICCS files auxfunc.o and
- * drng.o) are scanned with libelf for
- *   - symbols naming Keccak, SHA-2, SHA-3/SHAKE, a private SM3, AES, SM4 or
- *     ChaCha, and
- *   - constants: the Keccak round constants, the SHA-256/512 K tables, the
- *     SM3 IV and T_j, the AES and SM4 S-boxes, "expand 32-byte k".
+ * drng.o) are scanned with libelf for evidence of what the code does:
+ *   - constants: the Keccak round constants (in a table or as immediates)
+ *     and rotation offsets, the SHA-256/512 K tables, the SM3 IV and T_j,
+ *     the AES and SM4 S-boxes, "expand 32-byte k";
+ *   - instruction patterns: a function rotating 64-bit words by Keccak's
+ *     rho amounts (build/survey_insn.h);
+ * and for hints: symbols named after Keccak, SHA-2, SHA-3/SHAKE, SM3, AES,
+ * SM4 or ChaCha that do not call the ICCS themselves (match "symbol").
  * Each hit is reachable when a call graph built from the relocations leads
  * to it from the exported API (kem_*, sig_*, kex_*, CryptHash); the ICCS
  * functions (pseudohash, pseudoXOF, sm3hash, get_random_number) end a path.
- * Only reachable hits count: they set coverage "partial".
+ * Only reachable evidence counts: it sets coverage "partial".  A name is
+ * never evidence: `shake256_absorb` around pseudoXOF is the ICCS.
  *
- * The verdict of a candidate: an instance with no reachable hit is
- * ICCS-only; with hits it is bypass, or mixed when it also calls the ICCS
- * hash helpers; instances that differ make it instance-dependent.  A line
- * of the workspace's survey.conf (`ID; verdict; notes`) overrides it.
+ * The verdict of a candidate: an instance with no reachable evidence is
+ * ICCS-only; with evidence it is bypass, or mixed when it also calls the
+ * ICCS hash helpers; instances that differ make it instance-dependent.
+ * Reachable names without evidence of their kind are noted as hints.  A
+ * line of the workspace's survey.conf (`ID; verdict; notes`) overrides it.
  * profile/<ID>/survey.json ("ngcc-perf/survey/1") records the facts.
  */
 #ifndef NGCC_BUILD_SURVEY_H
@@ -33,7 +38,8 @@
 
 struct survey_hit {
 	char *kind;        /* "Keccak", "SHA-2", "SHA-3", "SHAKE", "SM3", "AES", "SM4", "ChaCha" */
-	char *match;       /* "symbol" or the constant's name, e.g. "Keccak round constants" */
+	char *match;       /* "symbol" (a name: a hint only), the constant's name, e.g.
+			    * "Keccak round constants", or "Keccak-f[1600] rotations" */
 	char *object;      /* workspace-relative object path */
 	char *symbol;      /* the symbol it is (or lies in), or the section name */
 	int reachable;
@@ -64,9 +70,14 @@ void survey_instance_free(struct survey_instance *si);
 int survey_scan_objects(const char *workspace, const struct strlist *objects,
 			struct survey_instance *out, char **err);
 
-/* Distinct descriptions of the reachable hits ("Keccak round constants",
- * "symbol keccak_f1600"), appended to out. */
+/* Distinct descriptions of the reachable evidence ("Keccak round
+ * constants", "Keccak-f[1600] rotations"), appended to out; names are
+ * not evidence. */
 void survey_reachable_hits(const struct survey_instance *si, struct strlist *out);
+
+/* The distinct reachable symbols that are hits by their name alone
+ * ("shake256_absorb"), appended to out. */
+void survey_reachable_hints(const struct survey_instance *si, struct strlist *out);
 
 /* {status "full"|"partial", hits [...]} for a profile record. */
 json_t *survey_coverage(const struct survey_instance *si);

@@ -1,6 +1,6 @@
 /*
- * cmd_add.c — `ngcc-perf add PACKAGE [--id ID] [--kat-manifest FILE] [--force]`:
- * the options of `add` (package/ingest.h).
+ * cmd_add.c — `ngcc-perf add PACKAGE [--id ID] [--kat-manifest FILE]
+ * [--patch FILE]... [--force]`: the options of `add` (package/ingest.h).
  */
 #include "cli/cli.h"
 #include "package/ingest.h"
@@ -14,12 +14,14 @@ struct add_opts {
 	const char *id;
 	const char *manifest;
 	int force;
+	struct strlist patches;   /* as given */
 };
 
 static void add_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] add PACKAGE [--id ID] [--kat-manifest FILE] [--force]\n"
+		"usage: ngcc-perf [-C DIR] add PACKAGE [--id ID] [--kat-manifest FILE]\n"
+		"                             [--patch FILE]... [--force]\n"
 		"\n"
 		"Ingest an NGCC submission package (a folder, or a .zip/.rar/.7z/.tar\n"
 		"archive) into the workspace: copy or unpack it into\n"
@@ -34,13 +36,21 @@ static void add_usage(FILE *out)
 		"  --kat-manifest FILE reference KAT digests, copied to\n"
 		"                      candidates/<ID>/kat.sha256; lines are\n"
 		"                      '<sha256> strict|nolen[:N] <label>/<file>'\n"
+		"  --patch FILE        a unified diff applied to the copy in\n"
+		"                      candidates/<ID>/source/ (never to the package),\n"
+		"                      kept in candidates/<ID>/patches/ and recorded with\n"
+		"                      its SHA-256 in candidate.conf, build.json and the\n"
+		"                      candidate page; repeatable, applied in order.\n"
+		"                      Paths are from the package's top; absolute paths,\n"
+		"                      '..', links and hunks that do not match exactly\n"
+		"                      are refused\n"
 		"  --force             replace an existing candidate with the same id\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Relative paths are taken from the workspace (-C), then from the\n"
-		"current directory.  Exit: 0 added; 2 usage or refused; 3 bad package\n"
-		"or manifest (no implementation, unreadable archive, path escape);\n"
-		"4 system error.\n");
+		"current directory.  Exit: 0 added; 2 usage or refused; 3 bad package,\n"
+		"manifest or patch (no implementation, unreadable archive, path escape,\n"
+		"a patch that does not apply); 4 system error.\n");
 }
 
 /* Like git -C, relative paths are taken from the workspace; a path that
@@ -65,6 +75,7 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 		{ "id", required_argument, NULL, 'i' },
 		{ "kat-manifest", required_argument, NULL, 'k' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "patch", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,6 +90,9 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 			break;
 		case 'f':
 			o->force = 1;
+			break;
+		case 'p':
+			sl_push(&o->patches, optarg);
 			break;
 		case 'h':
 			add_usage(stdout);
@@ -97,21 +111,48 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 	return EXIT_OK;
 }
 
+/* The --patch files, resolved like the package: each must be a file. */
+static int resolve_patches(const struct cli_ctx *ctx, const struct strlist *given,
+			   struct strlist *out)
+{
+	for (size_t i = 0; i < given->n; i++) {
+		char *p = resolve_input(ctx, given->items[i]);
+		if (!path_is_file(p)) {
+			ngcc_error("patch '%s' not found or not a file (looked at '%s')",
+				   given->items[i], p);
+			free(p);
+			return EXIT_INPUT;
+		}
+		sl_push_owned(out, p);
+	}
+	return EXIT_OK;
+}
+
 int cmd_add(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct add_opts o = { 0 };
+	struct strlist patches = STRLIST_INIT;
 	int rc = parse_add_args(argc, argv, &o);
-	if (rc)
+	if (rc) {
+		sl_free(&o.patches);
 		return rc < 0 ? EXIT_OK : rc;
+	}
 	char *pkg = resolve_input(ctx, o.package);
 	if (!path_exists(pkg)) {
 		ngcc_error("package '%s' not found (looked at '%s')", o.package, pkg);
 		free(pkg);
+		sl_free(&o.patches);
 		return EXIT_INPUT;
 	}
 	char *manifest = o.manifest ? resolve_input(ctx, o.manifest) : NULL;
-	struct add_request r = { ctx->workspace, pkg, o.id, manifest, o.force };
-	rc = package_add(&r);
+	rc = resolve_patches(ctx, &o.patches, &patches);
+	if (!rc) {
+		struct add_request r = { ctx->workspace, pkg, o.id, manifest, o.force,
+					 (const char *const *)patches.items, patches.n };
+		rc = package_add(&r);
+	}
+	sl_free(&patches);
+	sl_free(&o.patches);
 	free(manifest);
 	free(pkg);
 	return rc;

@@ -294,6 +294,31 @@ static int publish_kat(struct pub *p, const char *cand, const char *stem, json_t
 	return rc;
 }
 
+/* The patches the instance's source was patched with (add --patch), copied
+ * from candidates/<cand>/patches/ to patches/<cand>/ (once: instances
+ * share them), the entry pointing at the copies. */
+static int publish_patches(struct pub *p, const char *cand, json_t *e)
+{
+	size_t i;
+	json_t *pj;
+	int rc = 0;
+	json_array_foreach(json_object_get(e, "patches"), i, pj) {
+		const char *file = jget_str(pj, "file", "");
+		char *src = xasprintf("%s/candidates/%s/patches/%s", p->o->workspace, cand, file);
+		char *rel = xasprintf("patches/%s/%s", cand, file);
+		char *dst = path_join(p->root, rel);
+		if (!strchr(file, '/') && *file && !path_exists(dst))
+			rc = copy_into(p, p->o->workspace, src, rel);
+		json_object_set_new(pj, "path", json_string(rel));
+		free(dst);
+		free(rel);
+		free(src);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
 /* The instance's check records (build/<cand>/check/ in the workspace) as
  * check/<cand>/<stem>__<check>.json. */
 static int publish_checks(struct pub *p, const char *cand, const char *stem)
@@ -378,6 +403,8 @@ static int publish_build(struct pub *p)
 				continue;
 			json_t *copy = json_deep_copy(e);
 			rc = publish_kat(p, cand, stem, copy);
+			if (!rc)
+				rc = publish_patches(p, cand, copy);
 			if (!rc)
 				rc = publish_checks(p, cand, stem);
 			add_identity(p, cand, copy);

@@ -188,7 +188,8 @@ static void load_files(struct val *v)
 				v->files = xrealloc(v->files, (v->n_files + 1) * sizeof *v->files);
 				v->files[v->n_files++] = (struct vfile){ xstrdup(rel), j };
 			}
-		} else {
+		} else if (!str_starts_with(rel, "patches/")) {
+			/* a patch is the candidate's text, checked by its digest */
 			check_text_paths(v, rel, data);
 		}
 		free(why);
@@ -299,6 +300,38 @@ static void check_kat_log(struct val *v, const char *key, const json_t *e,
 	free(path);
 }
 
+/* The patches an entry names (add --patch): patches/<cand>/<file> in the
+ * dataset, with the recorded SHA-256. */
+static void check_patches(struct val *v, const char *key, const json_t *e,
+			  struct strlist *referenced)
+{
+	const char *cand = jget_str(e, "candidate", "");
+	size_t i;
+	json_t *pj;
+	json_array_foreach(json_object_get(e, "patches"), i, pj) {
+		const char *rel = jget_str(pj, "path", ""), *want = jget_str(pj, "sha256", "");
+		char *expect = xasprintf("patches/%s/%s", cand, jget_str(pj, "file", ""));
+		char *path = path_join(v->root, rel), *data = NULL, hex[65];
+		size_t len = 0;
+		if (strcmp(rel, expect)) {
+			problem(v, "build.json", "%s: patch path %s, expected %s", key, rel, expect);
+		} else if (read_file_below(v->root, path, &data, &len)) {
+			problem(v, rel, "patch of %s cannot be read: %s", key,
+				errno == ENOENT ? "missing" : io_strerror(errno));
+		} else {
+			sha256_hex(data, len, hex);
+			if (strcmp(hex, want))
+				problem(v, rel, "SHA-256 %.16s… differs from build.json's %.16s… (%s)",
+					hex, want, key);
+			if (!sl_contains(referenced, rel))
+				sl_push(referenced, rel);
+		}
+		free(data);
+		free(path);
+		free(expect);
+	}
+}
+
 static void check_build(struct val *v)
 {
 	const json_t *b = find_file(v, "build.json");
@@ -311,12 +344,16 @@ static void check_build(struct val *v)
 	}
 	const char *key;
 	json_t *e;
-	json_object_foreach(v->instances, key, e)
+	json_object_foreach(v->instances, key, e) {
 		check_kat_log(v, key, e, &referenced);
+		check_patches(v, key, e, &referenced);
+	}
 	tree_list_files(v->root, "kat", &logs);
+	tree_list_files(v->root, "patches", &logs);
 	for (size_t i = 0; i < logs.n; i++)
 		if (!sl_contains(&referenced, logs.items[i]))
-			problem(v, logs.items[i], "KAT log not referenced by build.json");
+			problem(v, logs.items[i], "%s not referenced by build.json",
+				str_starts_with(logs.items[i], "patches/") ? "patch" : "KAT log");
 	sl_free(&logs);
 	sl_free(&referenced);
 }

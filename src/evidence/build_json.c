@@ -16,7 +16,7 @@ static const char *const entry_keys[] = {
 	"library", "library_sha256", "elf_load_bytes", "elf_sections",
 	"compile_commands", "link_command", "compiler", "compiler_command", "compiler_target", "lto",
 	"imports_allocator", "primitive_scan",
-	"runtime", "build_log", "build_error",
+	"runtime", "build_log", "build_error", "patches",
 };
 
 char *build_json_path(const char *workspace, const char *id)
@@ -62,6 +62,12 @@ static const struct field_rule build_rules[] = {
 	FIELD_OPT("instances{}.library_sha256", J_STR | J_NULL),
 	FIELD_NUM_OPT("instances{}.elf_load_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_OPT("instances{}.build_error", J_STR | J_NULL),
+	FIELD_OPT("instances{}.patches", J_ARR | J_NULL),
+	FIELD_OPT("instances{}.patches[]", J_OBJ),
+	FIELD_OPT("instances{}.patches[].file", J_STR),
+	FIELD_OPT("instances{}.patches[].path", J_STR),
+	FIELD_OPT("instances{}.patches[].sha256", J_STR),
+	FIELD_OPT("instances{}.patches[].touches", J_ARR),
 };
 
 int build_json_check(const json_t *doc, char **why)

@@ -8,7 +8,12 @@
  *        kat_log, kat_log_sha256, library, library_sha256, elf_load_bytes,
  *        elf_sections, compile_commands, link_command, compiler, lto,
  *        imports_allocator, primitive_scan, runtime, build_log,
- *        build_error } } }
+ *        build_error, patches } } }
+ *
+ * patches: the `add --patch` files the source was patched with, in order,
+ * as [{ file, path, sha256, touches: [...] }]; path is
+ * candidates/<ID>/patches/<file> in the workspace and patches/<ID>/<file>
+ * in a dataset.  [] for an unpatched source; absent in older files.
  *
  * Entries are created with every key present (null until known) so the key
  * order never depends on who writes first.  Typical update:

@@ -81,6 +81,12 @@ void conf_free(struct candidate_conf *c)
 	for (size_t i = 0; i < c->n_inst; i++)
 		instance_free(&c->inst[i]);
 	free(c->inst);
+	for (size_t i = 0; i < c->n_patches; i++) {
+		free(c->patches[i].file);
+		free(c->patches[i].sha256);
+		sl_free(&c->patches[i].touches);
+	}
+	free(c->patches);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -92,6 +98,7 @@ struct reader {
 	char *err;               /* first error, "path:line: what" */
 	struct candidate_conf *c;
 	struct instance_conf *cur; /* NULL: in [candidate] or before any section */
+	struct patch_conf *patch;  /* in a [patch NAME] section */
 	int in_candidate;
 	int section_line;        /* line of the current section header */
 	int candidate_line;      /* line of [candidate], 0 if absent */
@@ -265,6 +272,66 @@ static int finish_instance(struct reader *r)
 	return 0;
 }
 
+/* ---- [patch FILE] ---- */
+
+int conf_patch_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+	if (!n || n > 128 || name[0] == '.')
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *p))
+			return 0;
+	return 1;
+}
+
+static int patch_section(struct reader *r, const char *file)
+{
+	for (size_t i = 0; i < r->c->n_patches; i++)
+		if (!strcmp(r->c->patches[i].file, file))
+			return fail(r, r->line, "patch '%s' is recorded twice", file);
+	if (!conf_patch_name_valid(file))
+		return fail(r, r->line, "[patch %s]: expected the file name in patches/ (letters, "
+			    "digits, '.', '_', '+', '-')", file);
+	r->c->patches = xrealloc(r->c->patches, (r->c->n_patches + 1) * sizeof *r->c->patches);
+	r->patch = &r->c->patches[r->c->n_patches++];
+	memset(r->patch, 0, sizeof *r->patch);
+	r->patch->file = xstrdup(file);
+	return 0;
+}
+
+static int is_sha256_hex(const char *v)
+{
+	size_t n = 0;
+	for (; v[n]; n++)
+		if (!strchr("0123456789abcdef", v[n]))
+			return 0;
+	return n == 64;
+}
+
+static int patch_key(struct reader *r, const char *key, const char *v)
+{
+	if (!strcmp(key, "sha256")) {
+		if (!is_sha256_hex(v))
+			return fail(r, r->line, "sha256 must be 64 lowercase hex digits");
+		return set_scalar(r, &r->patch->sha256, key, v);
+	}
+	if (!strcmp(key, "touches")) {
+		if (!*v)
+			return fail(r, r->line, "'touches' needs a value (delete the line instead)");
+		return sl_push(&r->patch->touches, v), 0;
+	}
+	return fail(r, r->line, "unknown key '%s' in [patch %s] (known: sha256, touches)", key,
+		    r->patch->file);
+}
+
+static int finish_patch(struct reader *r)
+{
+	if (r->patch && !r->patch->sha256)
+		return fail(r, r->section_line, "[patch %s] has no 'sha256'", r->patch->file);
+	return 0;
+}
+
 /* A label names lib<label>.so and <label>__<op>.json: the path-name rule
  * (evidence/names.h), and no brackets, which end the section header. */
 static int valid_label(const char *s)
@@ -281,7 +348,10 @@ static int section_header(struct reader *r, char *line, struct seen_bools *seen)
 	char *name = str_trim(line + 1);
 	if (finish_instance(r))
 		return -1;
+	if (finish_patch(r))
+		return -1;
 	r->cur = NULL;
+	r->patch = NULL;
 	r->in_candidate = 0;
 	r->section_line = r->line;
 	memset(seen, 0, sizeof(*seen));
@@ -292,8 +362,11 @@ static int section_header(struct reader *r, char *line, struct seen_bools *seen)
 		r->candidate_line = r->line;
 		return 0;
 	}
+	if (!strncmp(name, "patch", 5) && (name[5] == ' ' || name[5] == '\t'))
+		return patch_section(r, str_trim(name + 6));
 	if (strncmp(name, "instance", 8) || (name[8] != ' ' && name[8] != '\t'))
-		return fail(r, r->line, "unknown section '[%s]' (expected [candidate] or [instance LABEL])", name);
+		return fail(r, r->line, "unknown section '[%s]' (expected [candidate], [patch FILE] "
+			    "or [instance LABEL])", name);
 	char *label = str_trim(name + 9);
 	if (!valid_label(label))
 		return fail(r, r->line, "invalid instance label '%s' (a label names files: 1 to %d bytes of "
@@ -330,6 +403,8 @@ static int parse_line(struct reader *r, char *raw, struct seen_bools *seen)
 		return candidate_key(r, key, value);
 	if (r->cur)
 		return instance_key(r, seen, key, value);
+	if (r->patch)
+		return patch_key(r, key, value);
 	return fail(r, r->line, "key '%s' outside any section (start with [candidate])", key);
 }
 
@@ -383,6 +458,8 @@ int conf_read(const char *path, struct candidate_conf *out, char **err)
 	if (!rc)
 		rc = finish_instance(&r);
 	if (!rc)
+		rc = finish_patch(&r);
+	if (!rc)
 		rc = finish_candidate(&r);
 	free(save);
 	if (rc) {
@@ -427,7 +504,12 @@ static const char conf_header[] =
 	"#   kat_file      hash: one line per submitted KAT file (KAT_2_12_,\n"
 	"#                 KAT_2_23_, KAT_2_33_, KAT_Loop_<instance>.txt), relative\n"
 	"#                 to candidates/<id>/source/ (kat.sha256 entries win)\n"
-	"#   enabled       no: discovered but not built\n";
+	"#   enabled       no: discovered but not built\n"
+	"#\n"
+	"# [patch FILE]        one per `add --patch`, in the order applied; FILE is\n"
+	"#                     kept in candidates/<id>/patches/ (do not edit)\n"
+	"#   sha256        the patch file's SHA-256, checked by `build`\n"
+	"#   touches       one line per file it changed, relative to source/\n";
 
 /* A value that the reader would not give back unchanged cannot be written. */
 static int writable(const char *v)
@@ -454,6 +536,10 @@ static int conf_writable(const struct candidate_conf *c)
 	if (!c->id || !writable(c->id) || !writable(c->algorithm) ||
 	    !writable(c->type) || !writable(c->package))
 		return 0;
+	for (size_t i = 0; i < c->n_patches; i++)
+		if (!conf_patch_name_valid(c->patches[i].file) || !c->patches[i].sha256 ||
+		    !writable(c->patches[i].sha256) || !list_writable(&c->patches[i].touches))
+			return 0;
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance_conf *in = &c->inst[i];
 		if (!valid_label(in->label) || !writable(in->label) ||
@@ -515,6 +601,11 @@ int conf_write(const char *path, const struct candidate_conf *c)
 	put(&sb, "algorithm", c->algorithm);
 	put(&sb, "type", c->type);
 	put(&sb, "package", c->package);
+	for (size_t i = 0; i < c->n_patches; i++) {
+		sb_addf(&sb, "\n[patch %s]\n", c->patches[i].file);
+		put(&sb, "sha256", c->patches[i].sha256);
+		put_list(&sb, "touches", &c->patches[i].touches);
+	}
 	for (size_t i = 0; i < c->n_inst; i++)
 		put_instance(&sb, &c->inst[i]);
 	int rc = atomic_write(path, sb.buf, sb.len);

@@ -29,6 +29,15 @@
  *   kat_reference = Test_Vectors/KAT_KEM_NTRE_128.txt
  *   enabled = yes
  *
+ * A patch given to `add --patch` (package/patch.h) is recorded, after
+ * [candidate] and before the instances, as
+ *
+ *   [patch fix-include.diff]        (the file in candidates/<ID>/patches/)
+ *   sha256 = 3f2a…                  (64 hex digits)
+ *   touches = Implementations/Reference_Implementation/NTRE-128/poly.c
+ *
+ * with one touches line per file the patch changes, created or deleted.
+ *
  * A hash instance has no kat_reference; instead
  *
  *   digest_bits = 256
@@ -63,6 +72,13 @@ struct instance_conf {
 	int enabled;
 };
 
+/* A patch applied by `add` (package/patch.h). */
+struct patch_conf {
+	char *file;         /* its name in candidates/<ID>/patches/ */
+	char *sha256;       /* 64 lowercase hex digits */
+	struct strlist touches; /* the files it patched, relative to source/ */
+};
+
 struct candidate_conf {
 	char *id;
 	char *algorithm;
@@ -70,7 +86,14 @@ struct candidate_conf {
 	char *package;      /* what the user gave to `add` (basename) */
 	struct instance_conf *inst;
 	size_t n_inst;
+	struct patch_conf *patches; /* in the order they were applied */
+	size_t n_patches;
 };
+
+/* A file name a patch may be kept under in patches/ and named by in a
+ * [patch FILE] header: [A-Za-z0-9._+-], not starting with '.', at most
+ * 128 bytes. */
+int conf_patch_name_valid(const char *name);
 
 /* 0 on success; -1 with *err (malloc'd, "path:line: what") otherwise. */
 int conf_read(const char *path, struct candidate_conf *out, char **err);

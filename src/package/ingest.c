@@ -12,6 +12,7 @@
 #include "package/discover.h"
 #include "package/extract.h"
 #include "package/manifest.h"
+#include "package/patch.h"
 #include "util/untrusted.h"
 
 #include <dirent.h>
@@ -76,6 +77,25 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 
 /* ---- adding ---- */
 
+/* The patches of `add --patch`, applied to stage/source/ before discovery
+ * (a patch may add the file discovery needs) and kept in stage/patches/. */
+static int apply_patches(const struct add_request *r, const char *stage, const char *source,
+			 struct candidate_conf *c)
+{
+	char *dir = path_join(stage, "patches"), *err = NULL;
+	int rc = patch_apply_files(source, dir, r->patches, r->n_patches, c, &err);
+	if (rc) {
+		ngcc_error("%s; nothing was added (the package itself is never changed)", err);
+		rc = rc == -2 ? EXIT_SYSTEM : EXIT_INPUT;
+	}
+	for (size_t i = 0; !rc && i < c->n_patches; i++)
+		printf("patched with %s (sha256 %.16s…): %zu file(s)\n", c->patches[i].file,
+		       c->patches[i].sha256, c->patches[i].touches.n);
+	free(err);
+	free(dir);
+	return rc;
+}
+
 static int import_status_exit(enum import_status st)
 {
 	return st == IMPORT_SYSTEM ? EXIT_SYSTEM : EXIT_INPUT;
@@ -106,6 +126,8 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		rc = import_status_exit(st);
 		goto out;
 	}
+	if (r->n_patches && (rc = apply_patches(r, stage, source, &c)))
+		goto out;
 	/* The package name names generic instance folders (ref/, x86_64/). */
 	char *fallback = algorithm_from_package_name(pkg);
 	size_t found = discover_package(source, fallback, &d);

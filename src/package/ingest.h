@@ -8,12 +8,16 @@
 #ifndef NGCC_PACKAGE_INGEST_H
 #define NGCC_PACKAGE_INGEST_H
 
+#include <stddef.h>
+
 struct add_request {
 	const char *workspace;   /* absolute */
 	const char *package;     /* the folder or archive, absolute */
 	const char *id;          /* NULL: a slug of the package name */
 	const char *manifest;    /* kat.sha256 to check and copy (absolute), or NULL */
 	int force;               /* replace an existing candidate of that id */
+	const char *const *patches; /* unified diffs to apply to the copy (absolute), */
+	size_t n_patches;           /* in order (package/patch.h); may be 0 */
 };
 
 /* Returns an ngcc_exit code: 0 added; 2 a bad or taken id; 3 a bad

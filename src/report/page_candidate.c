@@ -68,6 +68,64 @@ static int any_optimized_measured(const struct ds_candidate *c)
 	return 0;
 }
 
+/* Does every instance's build.json entry list this patch? */
+static int all_have_patch(const struct ds_candidate *c, const char *sha)
+{
+	for (size_t i = 0; i < c->n_inst; i++) {
+		int has = 0;
+		size_t k;
+		json_t *p;
+		json_array_foreach(json_object_get(c->inst[i].build, "patches"), k, p)
+			has |= !strcmp(jget_str(p, "sha256", ""), sha);
+		if (!has)
+			return 0;
+	}
+	return 1;
+}
+
+/* "- Patches: built with 1 patch: `fix.diff` (sha256 `3f2a…`)" when the
+ * source was patched by `add --patch` (build.json "patches"); a patch that
+ * only some instances were built with names them.  No line otherwise, as
+ * on the seed pages. */
+static void patches_line(struct cpage *p, const struct ds_candidate *c)
+{
+	struct strlist seen = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		size_t k;
+		json_t *pj;
+		json_array_foreach(json_object_get(c->inst[i].build, "patches"), k, pj) {
+			const char *sha = jget_str(pj, "sha256", "");
+			if (sl_contains(&seen, sha))
+				continue;
+			sl_push(&seen, sha);
+			char *file = md_code(jget_str(pj, "file", "?"));
+			sb_addf(&sb, "%s%s (sha256 `%.16s\xe2\x80\xa6`)", sb.len ? ", " : "", file, sha);
+			free(file);
+			if (all_have_patch(c, sha))
+				continue;
+			sb_adds(&sb, " for ");
+			int first = 1;
+			for (size_t j = 0; j < c->n_inst; j++) {
+				size_t m;
+				json_t *q;
+				json_array_foreach(json_object_get(c->inst[j].build, "patches"), m, q)
+					if (!strcmp(jget_str(q, "sha256", ""), sha)) {
+						char *l = md_code(c->inst[j].stem);
+						sb_addf(&sb, "%s%s", first ? "" : ", ", l);
+						free(l);
+						first = 0;
+					}
+			}
+		}
+	}
+	if (seen.n)
+		md_linef(&p->md, "- Patches: built with %zu patch%s: %s", seen.n,
+			 seen.n == 1 ? "" : "es", sb.buf);
+	sb_free(&sb);
+	sl_free(&seen);
+}
+
 static void basic_information(struct cpage *p)
 {
 	const struct ds_candidate *c = p->c;
@@ -88,6 +146,7 @@ static void basic_information(struct cpage *p)
 		sb_addf(&sets, "%s%s", sets.len ? ", " : "", code);
 		free(code);
 	}
+	patches_line(p, c);
 	md_linef(&p->md, "- Parameter sets: %s", sets.len ? sets.buf : DASH);
 	sb_free(&sets);
 	const char *report = ds_cand_conf(p->ds, c->id, "report_url");

@@ -124,11 +124,12 @@ char *page_survey(const struct dataset *const *systems, size_t nsystems, size_t 
 		  "(%s%s).", counts[0], counts[1], counts[2], counts[3],
 		  fmt_count(total, (long long)n, "public-key candidate"), rest);
 	free(rest);
-	md_block(&md, "Verdicts are derived from call-graph reachability and constant scans of each "
-		 "instance's objects (ngcc-perf docs/method.md \xc2\xa7" "10.6) and curated by reading the source where "
-		 "`survey.conf` overrides them. Code that is compiled but unreachable from the API "
-		 "does not count. The automatic scan is shown beside the verdict; it never overrides "
-		 "a `survey.conf` line.");
+	md_block(&md, "Verdicts are derived from call-graph reachability and constant and "
+		 "instruction scans of each instance's objects (ngcc-perf docs/method.md \xc2\xa7"
+		 "10.6) and curated by reading the source where `survey.conf` overrides them. Code "
+		 "that is compiled but unreachable from the API does not count, and a function's "
+		 "name is only noted as a hint. The automatic scan is shown beside the verdict; it "
+		 "never overrides a `survey.conf` line.");
 	/* Registered systems, then any system of the tree the registry lacks. */
 	struct strlist cols = STRLIST_INIT;
 	for (size_t s = 0; s < ds->n_systems; s++)

@@ -3,7 +3,9 @@
 # the example package, whose helper calls per operation are derived below
 # from its source, a fixture with its own Keccak (bypass, round constants
 # reachable from the API, an unreachable SHA-256 table that must not count)
-# and a fixture that never calls the DRNG.  Then the survey.conf override
+# a fixture that never calls the DRNG and one whose functions are named after
+# SHAKE but only call pseudoXOF (ICCS-only: names are hints, never the
+# verdict; issue 24).  Then the survey.conf override
 # (and validate's warning about an ICCS-only reading over reachable hits),
 # resume, an LTO build (relink refused) and the unfixed-host refusal.
 #
@@ -27,7 +29,8 @@ rm -rf "$ws.log"
 [ "$rc" = 0 ] || fail "the shared campaign (measure, profile) exited $rc"
 ngcc add "$fix/KeccakKEM" --id keccakkem >/dev/null
 ngcc add "$fix/NoDrngKEM" --id nodrng >/dev/null
-ngcc build keccakkem nodrng >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
+ngcc add "$fix/ShakeWrapKEM" --id shakewrap >/dev/null
+ngcc build keccakkem nodrng shakewrap >"$ws/build.out" 2>&1 || fail "build: $(tail -5 "$ws/build.out")"
 ngcc kat >"$ws/kat.out" 2>&1 || true
 grep -q "RESULT examplekem ExampleKEM-128 PASS" "$ws/kat.out" || fail "kat: $(cat "$ws/kat.out")"
 # The timed library as it was built, before any profiling.
@@ -41,6 +44,8 @@ cat "$ws/p1.out"
 [ "$rc" = 0 ] || fail "profile exited $rc"
 grep -q "^SURVEY keccakkem bypass" "$ws/p1.out" || fail "keccak survey line"
 grep -q "^SURVEY nodrng ICCS-only — never calls the DRNG" "$ws/p1.out" || fail "nodrng survey line"
+grep -q "^SURVEY shakewrap ICCS-only — named like SHAKE (shake256_absorb, shake256_init), but no matching constants or rotations were found (automatic)$" "$ws/p1.out" ||
+	fail "shakewrap survey line: $(grep '^SURVEY shakewrap' "$ws/p1.out")"
 
 # The timed library is untouched; only the instrumented one has the controls.
 [ "$(sha256sum "$ws/build/examplekem/libExampleKEM-128.so" | cut -d' ' -f1)" = "$sha_before" ] ||
@@ -98,6 +103,11 @@ expect = {
     ("nodrng", "NoDrng-1"): {"keygen": {("pseudohash", 264, 512): 1},
                              "enc": {("pseudohash", 520, 512): 2, ("pseudohash", 264, 512): 1},
                              "dec": {("pseudohash", 264, 512): 1, ("pseudohash", 520, 512): 1}},
+    # ShakeWrapKEM: one 32-byte "SHAKE" squeeze (pseudoXOF) per tagged hash.
+    ("shakewrap", "ShakeWrap-1"): {"keygen": {("drng", 0, 256): 1, ("pseudoXOF", 264, 256): 1},
+                                   "enc": {("drng", 0, 256): 1, ("pseudoXOF", 264, 256): 1,
+                                           ("pseudoXOF", 520, 256): 1},
+                                   "dec": {("pseudoXOF", 264, 256): 1, ("pseudoXOF", 520, 256): 1}},
 }
 order = ["schema", "status", "status_detail", "candidate", "label", "operation", "op_key",
          "input_bytes", "library_instrumented", "library_instrumented_sha256", "library",
@@ -194,7 +204,22 @@ assert s["instances"][0]["drng_called"] is False
 
 s = load("profile/examplekem/survey.json")
 assert s["verdict"] == "ICCS-only" and s["notes"] == "" and s["automatic"]["scan"] == [], s
+
+# Names alone: recorded as hints, no evidence, ICCS-only.
+s = load("profile/shakewrap/survey.json")
+assert s["verdict"] == "ICCS-only" and s["source"] == "automatic", s
+assert s["automatic"]["scan"] == [], s["automatic"]
+# shake256_squeeze calls pseudoXOF itself: not even a hint.
+assert sorted(s["automatic"]["name_hints"]) == ["shake256_absorb", "shake256_init"], s["automatic"]
 EOF
+
+# The pages say what the survey found: names noted, never a verdict.
+ngcc report --run runs/c --out "$ws/rep" >"$ws/rep.out" 2>&1 || fail "report: $(tail -5 "$ws/rep.out")"
+sys=$(ls "$ws/rep" | grep -v '\.md$' | head -n 1)
+hint="named like SHAKE (shake256_absorb, shake256_init), but no matching constants or rotations were found"
+has "$ws/rep/symmetric-survey.md" "| [shakewrap]($sys/shakewrap.md) | ShakeWrapKEM | ICCS-only | $hint | none |"
+has "$ws/rep/symmetric-survey.md" "| [keccakkem]($sys/keccakkem.md) | KeccakKEM | bypass | own Keccak (reachable from"
+has "$ws/rep/$sys/shakewrap.md" "verdict: **ICCS-only** — $hint"
 
 # survey.conf overrides the verdict; the automatic one stays recorded.
 # Rerunning resumes: every complete profile is kept as it is.

@@ -32,8 +32,14 @@ static int same_str(const char *a, const char *b)
 static int same_conf(const struct candidate_conf *a, const struct candidate_conf *b)
 {
 	if (!same_str(a->id, b->id) || !same_str(a->algorithm, b->algorithm) ||
-	    !same_str(a->type, b->type) || !same_str(a->package, b->package) || a->n_inst != b->n_inst)
+	    !same_str(a->type, b->type) || !same_str(a->package, b->package) || a->n_inst != b->n_inst ||
+	    a->n_patches != b->n_patches)
 		return 0;
+	for (size_t i = 0; i < a->n_patches; i++)
+		if (!same_str(a->patches[i].file, b->patches[i].file) ||
+		    !same_str(a->patches[i].sha256, b->patches[i].sha256) ||
+		    !same_lists(&a->patches[i].touches, &b->patches[i].touches))
+			return 0;
 	for (size_t i = 0; i < a->n_inst; i++) {
 		const struct instance_conf *x = &a->inst[i], *y = &b->inst[i];
 		if (!same_str(x->label, y->label) || !same_str(x->source_dir, y->source_dir) ||

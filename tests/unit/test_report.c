@@ -322,6 +322,38 @@ static void text_conventions(void **state)
 	free(md);
 }
 
+/* §5.1: the patches bullet, only when build.json lists patches; it names
+ * the instances when not every one was built with the patch.  The seed
+ * pages (no patches) have no such bullet. */
+static void patches_bullet(void **state)
+{
+	(void)state;
+	const struct ds_candidate *c = cand("kem-12");
+	const char sha[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	json_t *p = json_pack("[{s:s, s:s, s:s, s:[s]}]", "file", "fix.diff", "path",
+			      "patches/kem-12/fix.diff", "sha256", sha, "touches", "a.c");
+	size_t len;
+	assert_true(c->n_inst == 3);
+	char *md = page_candidate(&ds, c, 1, &len);
+	assert_null(strstr(md, "Patches"));
+	free(md);
+	for (size_t i = 0; i < c->n_inst; i++)
+		json_object_set(c->inst[i].build, "patches", p);
+	md = page_candidate(&ds, c, 1, &len);
+	assert_non_null(strstr(md, "- Implementation versions measured: reference\n"
+			       "- Patches: built with 1 patch: `fix.diff` (sha256 `0123456789abcdef"
+			       "\xe2\x80\xa6`)\n- Parameter sets:"));
+	free(md);
+	for (size_t i = 1; i < c->n_inst; i++)
+		json_object_set_new(c->inst[i].build, "patches", json_array());
+	md = page_candidate(&ds, c, 1, &len);
+	assert_non_null(strstr(md, "(sha256 `0123456789abcdef\xe2\x80\xa6`) for `CTL-257-512`\n"));
+	free(md);
+	for (size_t i = 0; i < c->n_inst; i++)
+		json_object_del(c->inst[i].build, "patches");
+	json_decref(p);
+}
+
 static void deterministic(void **state)
 {
 	(void)state;
@@ -499,6 +531,7 @@ int main(void)
 		cmocka_unit_test(seed_000_002_003_sections_3_to_7),
 		cmocka_unit_test(seed_pages_whole),
 		cmocka_unit_test(text_conventions),
+		cmocka_unit_test(patches_bullet),
 		cmocka_unit_test(deterministic),
 		cmocka_unit_test(isolation),
 		cmocka_unit_test(other_pages),

@@ -5,7 +5,9 @@
  * known raw calls, the validate check, the cross-check; a real object
  * compiled here with a Keccak round-constant table reachable from kem_enc,
  * a ChaCha routine reached through a function-pointer table and an SM4
- * S-box nothing references; verdicts, notes and survey.conf.
+ * S-box nothing references; SHAKE-named wrappers around pseudoXOF
+ * (ICCS-only: names are hints) and a Keccak-f[1600] without names or
+ * tables (found by its rotations); verdicts, notes and survey.conf.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -187,7 +189,86 @@ static const char survey_source[] =
 	"int sha3_256_wrapper(unsigned char *o) { return pseudoXOF(256, o, 8, o); }\n"
 	"int kem_dec(unsigned char *o) { return sha3_256_wrapper(o); }\n";
 
+/* SHAKE by name only: every function named after it keeps a state or
+ * calls the ICCS pseudoXOF (the layout of a real package that was called
+ * "mixed -- own SHAKE" by its names). */
+static const char wrapper_source[] =
+	"#include <string.h>\n"
+	"extern int pseudoXOF(unsigned long long, const unsigned char *, unsigned long long,\n"
+	"	unsigned char *);\n"
+	"typedef struct { unsigned char buf[64]; unsigned long long len; } shake256_ctx;\n"
+	"void shake256_init(shake256_ctx *c) { memset(c, 0, sizeof *c); }\n"
+	"void shake256_absorb(shake256_ctx *c, const unsigned char *in, unsigned long long n)\n"
+	"{ memcpy(c->buf + c->len, in, n); c->len += n; }\n"
+	"void shake256_squeeze(shake256_ctx *c, unsigned char *out, unsigned long long n)\n"
+	"{ pseudoXOF(8 * c->len, c->buf, 8 * n, out); }\n"
+	"int kem_keygen(unsigned char *pk, unsigned char *sk)\n"
+	"{\n"
+	"	shake256_ctx c;\n"
+	"	shake256_init(&c);\n"
+	"	shake256_absorb(&c, sk, 32);\n"
+	"	shake256_squeeze(&c, pk, 32);\n"
+	"	return 0;\n"
+	"}\n";
+
+/* A Keccak-f[1600] of our own (FIPS 202 §3.2-3.3) whose names say nothing
+ * and whose round constants come from the rc(t) LFSR (Algorithm 5), so no
+ * constant table exists: only the rotations of rho give it away. */
+static const char permutation_source[] =
+	"#include <stdint.h>\n"
+	"#define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))\n"
+	"#define STEP(dst, r) do { uint64_t tmp = a[dst]; a[dst] = ROL(t, r); t = tmp; } while (0)\n"
+	"static void mix_state(uint64_t a[25])\n"
+	"{\n"
+	"	unsigned lfsr = 1;\n"
+	"	for (int round = 0; round < 24; round++) {\n"
+	"		uint64_t c[5], t, rc = 0;\n"
+	"		for (int x = 0; x < 5; x++)\n"
+	"			c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];\n"
+	"		for (int x = 0; x < 5; x++) {\n"
+	"			uint64_t d = c[(x + 4) % 5] ^ ROL(c[(x + 1) % 5], 1);\n"
+	"			for (int y = 0; y < 25; y += 5)\n"
+	"				a[x + y] ^= d;\n"
+	"		}\n"
+	"		t = a[1];\n"
+	"		STEP(10, 1); STEP(7, 3); STEP(11, 6); STEP(17, 10); STEP(18, 15); STEP(3, 21);\n"
+	"		STEP(5, 28); STEP(16, 36); STEP(8, 45); STEP(21, 55); STEP(24, 2); STEP(4, 14);\n"
+	"		STEP(15, 27); STEP(23, 41); STEP(19, 56); STEP(13, 8); STEP(12, 25); STEP(2, 43);\n"
+	"		STEP(20, 62); STEP(14, 18); STEP(22, 39); STEP(9, 61); STEP(6, 20); STEP(1, 44);\n"
+	"		for (int y = 0; y < 25; y += 5) {\n"
+	"			for (int x = 0; x < 5; x++)\n"
+	"				c[x] = a[y + x];\n"
+	"			for (int x = 0; x < 5; x++)\n"
+	"				a[y + x] = c[x] ^ (~c[(x + 1) % 5] & c[(x + 2) % 5]);\n"
+	"		}\n"
+	"		for (int j = 0; j < 7; j++) {\n"
+	"			if (lfsr & 1)\n"
+	"				rc ^= 1ULL << ((1 << j) - 1);\n"
+	"			lfsr = ((lfsr << 1) ^ ((lfsr >> 7) * 0x71)) & 0xff;\n"
+	"		}\n"
+	"		a[0] ^= rc;\n"
+	"	}\n"
+	"}\n"
+	"extern int pseudohash(unsigned long long, const unsigned char *, unsigned long long,\n"
+	"	unsigned char *);\n"
+	"int kem_enc(uint64_t *state) { mix_state(state); return 0; }\n"
+	"int kem_dec(unsigned char *o) { return pseudohash(256, o, 8, o); }\n";
+
 static char tmpdir[64];
+
+static int compile(const char *name, const char *source, const char *opt)
+{
+	char *src = xasprintf("%s/%s.c", tmpdir, name);
+	if (write_file(src, source, strlen(source))) {
+		free(src);
+		return -1;
+	}
+	char *cmd = xasprintf("cc -std=c99 %s -fPIC -c %s -o %s/%s.o", opt, src, tmpdir, name);
+	int rc = system(cmd);
+	free(cmd);
+	free(src);
+	return rc ? -1 : 0;
+}
 
 static int make_object(void **state)
 {
@@ -195,15 +276,10 @@ static int make_object(void **state)
 	strcpy(tmpdir, "/tmp/ngcc-test-survey.XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return -1;
-	char *src = xasprintf("%s/own.c", tmpdir);
-	if (write_file(src, survey_source, strlen(survey_source)))
-		return -1;
-	/* -O0 keeps every function and the table as written. */
-	char *cmd = xasprintf("cc -std=c99 -O0 -fPIC -c %s -o %s/own.o", src, tmpdir);
-	int rc = system(cmd);
-	free(cmd);
-	free(src);
-	return rc ? -1 : 0;
+	/* -O0 keeps every function and the table as written; the rotations
+	 * need the optimizer, as the candidates' guide flags have it. */
+	return compile("own", survey_source, "-O0") || compile("wrap", wrapper_source, "-O0") ||
+	       compile("perm", permutation_source, "-O2") ? -1 : 0;
 }
 
 static int remove_object(void **state)
@@ -274,6 +350,109 @@ static void test_scan_object(void **state)
 	free(notes);
 	survey_instance_free(&si);
 	sl_free(&objs);
+}
+
+static void scan_one(const char *name, struct survey_instance *si)
+{
+	struct strlist objs = STRLIST_INIT;
+	char *err = NULL;
+	memset(si, 0, sizeof *si);
+	si->drng_called = si->hash_called = -1;
+	sl_push_owned(&objs, xasprintf("%s/%s.o", tmpdir, name));
+	assert_int_equal(survey_scan_objects("/", &objs, si, &err), 0);
+	sl_free(&objs);
+}
+
+/* Functions named after SHAKE that keep a state and call pseudoXOF are
+ * the ICCS: the names are noted as hints and the verdict is ICCS-only. */
+static void test_names_are_hints(void **state)
+{
+	(void)state;
+	struct survey_instance si;
+	scan_one("wrap", &si);
+	int named = 0;
+	for (size_t i = 0; i < si.n_hits; i++)
+		named += !strcmp(si.hits[i].match, "symbol") && si.hits[i].reachable;
+	assert_int_equal(named, 2);   /* shake256_init, shake256_absorb: no ICCS call */
+	assert_string_equal(survey_instance_class(&si), "ICCS-only");
+	char *notes = NULL;
+	assert_string_equal(survey_verdict(&si, 1, &notes), "ICCS-only");
+	assert_string_equal(notes, "named like SHAKE (shake256_absorb, shake256_init), but no "
+			    "matching constants or rotations were found; never calls the DRNG");
+	free(notes);
+	json_t *cov = survey_coverage(&si);
+	assert_string_equal(jget_str(cov, "status", ""), "full");
+	json_decref(cov);
+	json_t *j = survey_json("kem-w", &si, 1, NULL, NULL);
+	const json_t *aut = json_object_get(j, "automatic");
+	assert_int_equal(json_array_size(json_object_get(aut, "scan")), 0);
+	assert_int_equal(json_array_size(json_object_get(aut, "name_hints")), 2);
+	/* joined from shards, the verdict is the same */
+	const json_t *docs[1] = { j };
+	char *err = NULL;
+	json_t *joined = survey_join(docs, 1, &err);
+	assert_non_null(joined);
+	assert_string_equal(jget_str(joined, "verdict", ""), "ICCS-only");
+	json_decref(joined);
+	json_decref(j);
+	survey_instance_free(&si);
+}
+
+/* A permutation with neutral names and no constant table is found by
+ * its rotations and sets the verdict. */
+static void test_rotations(void **state)
+{
+	(void)state;
+	struct survey_instance si;
+	scan_one("perm", &si);
+	const struct survey_hit *h = hit(&si, "Keccak-f[1600] rotations");
+	assert_non_null(h);
+	assert_true(h->reachable);
+	assert_true(sl_contains(&h->reached_from, "kem_enc"));
+	assert_false(sl_contains(&h->reached_from, "kem_dec"));
+	assert_null(hit(&si, "Keccak round constants"));
+	for (size_t i = 0; i < si.n_hits; i++)
+		assert_string_not_equal(si.hits[i].match, "symbol");
+	char *notes = NULL;
+	assert_string_equal(survey_verdict(&si, 1, &notes), "mixed");   /* and pseudohash */
+	assert_string_equal(notes, "own Keccak (reachable from kem_enc); never calls the DRNG");
+	free(notes);
+	survey_instance_free(&si);
+	/* the table-driven Keccak of the first object has no such function */
+	scan_one("own", &si);
+	assert_null(hit(&si, "Keccak-f[1600] rotations"));
+	survey_instance_free(&si);
+}
+
+/* The other encodings of the rotations: BMI2's rorx on x86-64 and ror
+ * (extr) on AArch64, compiled with clang for either target (it is in
+ * scripts/bootstrap for the fuzz targets); without clang there is nothing
+ * to scan, and the test says so. */
+static void test_rotation_encodings(void **state)
+{
+	(void)state;
+	static const char *const variants[][2] = {
+		{ "perm_bmi2", "--target=x86_64-linux-gnu -mbmi2 -O2" },
+		{ "perm_a64", "--target=aarch64-linux-gnu -O2" },
+	};
+	for (size_t v = 0; v < 2; v++) {
+		char *src = xasprintf("%s/perm.c", tmpdir);
+		char *cmd = xasprintf("clang -std=c99 -ffreestanding %s -fPIC -c %s -o %s/%s.o "
+				      "2>/dev/null", variants[v][1], src, tmpdir, variants[v][0]);
+		int rc = system(cmd);
+		free(cmd);
+		free(src);
+		if (rc) {
+			printf("note: clang could not compile for %s; not checked\n", variants[v][1]);
+			continue;
+		}
+		struct survey_instance si;
+		scan_one(variants[v][0], &si);
+		const struct survey_hit *h = hit(&si, "Keccak-f[1600] rotations");
+		assert_non_null(h);
+		assert_true(h->reachable);
+		survey_instance_free(&si);
+	}
 }
 
 static void fake_instance(struct survey_instance *si, int reachable_hit, int hash, int drng)
@@ -368,6 +547,9 @@ int main(void)
 		cmocka_unit_test(test_tick_hz_source),
 		cmocka_unit_test(test_failed_profile),
 		cmocka_unit_test(test_scan_object),
+		cmocka_unit_test(test_names_are_hints),
+		cmocka_unit_test(test_rotations),
+		cmocka_unit_test(test_rotation_encodings),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_survey_conf),
 	};
