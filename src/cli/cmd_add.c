@@ -14,12 +14,14 @@ struct add_opts {
 	const char *id;
 	const char *manifest;
 	int force;
+	int explain;
 };
 
 static void add_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ngcc-perf [-C DIR] add PACKAGE [--id ID] [--kat-manifest FILE] [--force]\n"
+		"                               [--explain]\n"
 		"\n"
 		"Ingest an NGCC submission package (a folder, or a .zip/.rar/.7z/.tar\n"
 		"archive) into the workspace: copy or unpack it into\n"
@@ -35,6 +37,10 @@ static void add_usage(FILE *out)
 		"                      candidates/<ID>/kat.sha256; lines are\n"
 		"                      '<sha256> strict|nolen[:N] <label>/<file>'\n"
 		"  --force             replace an existing candidate with the same id\n"
+		"  --explain           print, per instance, what discovery saw and chose:\n"
+		"                      its files, include folders, defines and libraries\n"
+		"                      (with the build-file line each came from), KAT file\n"
+		"                      and why\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Relative paths are taken from the workspace (-C), then from the\n"
@@ -65,6 +71,7 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 		{ "id", required_argument, NULL, 'i' },
 		{ "kat-manifest", required_argument, NULL, 'k' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "explain", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,6 +86,9 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 			break;
 		case 'f':
 			o->force = 1;
+			break;
+		case 'e':
+			o->explain = 1;
 			break;
 		case 'h':
 			add_usage(stdout);
@@ -110,7 +120,7 @@ int cmd_add(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_INPUT;
 	}
 	char *manifest = o.manifest ? resolve_input(ctx, o.manifest) : NULL;
-	struct add_request r = { ctx->workspace, pkg, o.id, manifest, o.force };
+	struct add_request r = { ctx->workspace, pkg, o.id, manifest, o.force, o.explain };
 	rc = package_add(&r);
 	free(manifest);
 	free(pkg);

@@ -469,7 +469,9 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 		if (!inner || any_component_junk(inner) || any_folder_named(inner, skip))
 			continue;
 		const char *base = path_basename(inner);
-		char *mine = strcmp(prefix, ".") ? path_join(prefix, inner) : xstrdup(inner);
+		/* normalised: a level folder reached from its parent (common/48 from
+		 * common/) is the instance folder itself, not "../48" */
+		char *mine = strcmp(prefix, ".") ? path_relative(b->fi->source_dir, rel) : xstrdup(inner);
 		if (str_ends_with_ci(base, ".h")) {
 			sl_push(&b->fi->headers, mine);
 			char *hdir = path_dirname(mine);
@@ -523,6 +525,173 @@ static void instance_digest(struct inst_builder *b)
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, b->fi->digest);
 	sb_free(&sb);
 	sl_free(&lines);
+}
+
+/* ---- ALGORITHM_INSTANCE under #if ---- */
+
+static char *read_rel(const struct inst_builder *b, const char *rel);
+static void why(struct found_instance *fi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The value of macro `name` among -D defines ("1" for a bare NAME), or NULL. */
+static const char *define_value(const struct strlist *defines, const char *name, size_t len)
+{
+	for (size_t i = 0; i < defines->n; i++) {
+		const char *d = defines->items[i];
+		if (!strncmp(d, name, len) && (d[len] == '=' || !d[len]))
+			return d[len] == '=' ? d + len + 1 : "1";
+	}
+	return NULL;
+}
+
+/* A condition as packages write them to pick a parameter set: NAME,
+ * NAME == N, NAME != N, defined(NAME), defined NAME, !defined(NAME), with
+ * NAME's value from the defines (absent: 0).  1 true, 0 false, -1 another
+ * form (not decided here). */
+static int eval_condition(const char *c, const struct strlist *defines)
+{
+	while (*c == ' ' || *c == '	' || *c == '(')
+		c++;
+	int neg = 0;
+	if (*c == '!') {
+		neg = 1;
+		c++;
+	}
+	int defined_test = !strncmp(c, "defined", 7) && !isalnum((unsigned char)c[7]) && c[7] != '_';
+	if (defined_test)
+		c += 7;
+	while (*c == ' ' || *c == '	' || *c == '(')
+		c++;
+	const char *name = c;
+	while (isalnum((unsigned char)*c) || *c == '_')
+		c++;
+	size_t len = (size_t)(c - name);
+	if (!len)
+		return -1;
+	const char *v = define_value(defines, name, len);
+	while (*c == ' ' || *c == '	' || *c == ')')
+		c++;
+	if (defined_test) {
+		if (*c && *c != '\r')
+			return -1;
+		return (v != NULL) != neg;
+	}
+	long have = v ? strtol(v, NULL, 0) : 0;
+	int truth;
+	if (!*c || *c == '\r')
+		truth = have != 0;
+	else if ((c[0] == '=' || c[0] == '!') && c[1] == '=') {
+		char *end;
+		long want = strtol(c + 2, &end, 0);
+		while (*end == ' ' || *end == '\t' || *end == ')' || *end == '\r')
+			end++;
+		if (*end || end == c + 2)
+			return -1;
+		truth = c[0] == '=' ? have == want : have != want;
+	} else {
+		return -1;
+	}
+	return truth != neg;
+}
+
+/* The `#define ALGORITHM_INSTANCE "..."` that the defines select when the
+ * text defines it more than once under #if/#elif/#ifdef.  *count: how
+ * many definitions there are; NULL when none is selected or a condition
+ * is of another form. */
+static char *selected_instance_macro(const char *text, const struct strlist *defines, int *count)
+{
+	enum { MAX_DEPTH = 32 };
+	int active[MAX_DEPTH], taken[MAX_DEPTH], depth = 0, unknown = 0;
+	char *found = NULL;
+	*count = 0;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q++ != '#')
+			continue;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		int outer = depth == 0 || active[depth - 1];
+		char *line = xstrndup(q, strcspn(q, "\n"));
+		if (!strncmp(line, "ifdef", 5) || !strncmp(line, "ifndef", 6) || !strncmp(line, "if", 2)) {
+			int r, ifdef = !strncmp(line, "ifdef", 5), ifndef = !strncmp(line, "ifndef", 6);
+			if (ifdef || ifndef) {
+				const char *name = line + (ifdef ? 5 : 6);
+				name += strspn(name, " \t");
+				int set = define_value(defines, name, strcspn(name, " \t\r")) != NULL;
+				r = ifdef ? set : !set;
+			} else {
+				r = eval_condition(line + 2, defines);
+			}
+			unknown |= r < 0;
+			if (depth < MAX_DEPTH) {
+				active[depth] = outer && r == 1;
+				taken[depth] = r == 1;
+				depth++;
+			}
+		} else if (!strncmp(line, "elif", 4) && depth) {
+			int r = eval_condition(line + 4, defines);
+			unknown |= r < 0;
+			int up = depth < 2 || active[depth - 2];
+			active[depth - 1] = up && !taken[depth - 1] && r == 1;
+			taken[depth - 1] |= r == 1;
+		} else if (!strncmp(line, "else", 4) && depth) {
+			int up = depth < 2 || active[depth - 2];
+			active[depth - 1] = up && !taken[depth - 1];
+			taken[depth - 1] = 1;
+		} else if (!strncmp(line, "endif", 5) && depth) {
+			depth--;
+		} else if (!strncmp(line, "define", 6)) {
+			char *hash = xasprintf("#%s", line);
+			char *v = parse_instance_macro(hash);
+			free(hash);
+			if (v) {
+				(*count)++;
+				if (outer && !found)
+					found = v;
+				else
+					free(v);
+			}
+		}
+		free(line);
+	}
+	if (unknown) {
+		free(found);
+		return NULL;
+	}
+	return found;
+}
+
+/* ALGORITHM_INSTANCE again when the headers define it several times under
+ * #if: the definition this parameter set's defines select. */
+static void instance_macro_by_defines(struct inst_builder *b)
+{
+	struct found_instance *fi = b->fi;
+	for (size_t i = 0; i <= fi->headers.n; i++) {
+		const char *rel = i == 0 ? fi->api_header : fi->headers.items[i - 1];
+		if (!rel || (i > 0 && fi->api_header && !strcmp(rel, fi->api_header)))
+			continue;
+		char *text = read_rel(b, rel);
+		int count = 0;
+		char *v = text ? selected_instance_macro(text, &fi->defines, &count) : NULL;
+		free(text);
+		if (count < 2) {
+			free(v);
+			continue;
+		}
+		if (v) {
+			why(fi, "ALGORITHM_INSTANCE is defined %d times under #if in %s; these defines "
+			    "select \"%s\"", count, rel, v);
+			free(fi->instance);
+			fi->instance = v;
+			fi->placeholder = !strcmp(v, "AlgorithmInstance");
+		} else {
+			why(fi, "ALGORITHM_INSTANCE is defined %d times under #if in %s and these "
+			    "defines select none of them (or a condition too complex to read): "
+			    "taken as \"%s\", the first", count, rel, fi->instance ? fi->instance : "");
+		}
+		return;
+	}
 }
 
 /* The API header's macro (already parsed when the header was found), else
@@ -867,8 +1036,6 @@ static void code_plan_free(struct code_plan *p)
 	sl_free(&p->skip);
 	sl_free(&p->why);
 }
-
-static void why(struct found_instance *fi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void why(struct found_instance *fi, const char *fmt, ...)
 {
@@ -1460,6 +1627,7 @@ static void finish_found(const struct scan *sc, struct inst_builder *b,
 	struct found_instance *fi = b->fi;
 	sl_sort(&fi->sources);
 	find_instance_macro(b, h->macro);
+	instance_macro_by_defines(b);
 	if (!strcmp(fi->type, "hash"))
 		find_digest_bits(b);
 	instance_digest(b);
@@ -1646,10 +1814,14 @@ static void add_level_folder(const struct scan *sc, const char *dir, const struc
 			if (!sl_contains(consumed, plan.roots.items[i]))
 				sl_push(consumed, plan.roots.items[i]);
 		}
+		struct strbuf others = STRBUF_INIT;
+		for (size_t i = 0; i < levels.n; i++)
+			sb_addf(&others, "%s%s", i ? ", " : "", levels.items[i]);
 		sl_push_owned(&plan.why, xasprintf(
 			"parameter set '%s' chosen by include path: '%s' holds only headers; code from "
-			"%s, with each one's '%s' folder and without the other levels' (%zu)",
-			token, dir, roots.buf, token, levels.n));
+			"%s, with each one's '%s' folder; the other levels' folders left out: %s",
+			token, dir, roots.buf, token, levels.n ? others.buf : "none"));
+		sb_free(&others);
 		sb_free(&roots);
 		add_found(sc, dir, &plan, h);
 		code_plan_free(&plan);
@@ -1839,7 +2011,7 @@ static void check_kat_claims(struct discovery *d, const struct strlist *all)
 	for (size_t f = 0; f < all->n; f++) {
 		const char *rel = all->items[f];
 		if (!starts_ci(path_basename(rel), "KAT_") || !str_ends_with_ci(rel, ".txt") ||
-		    !in_test_vectors(rel) || path_in_bundle_ex(rel, 0) || any_component_junk(rel))
+		    !in_test_vectors(rel) || path_in_bundle_ex(rel, 0))
 			continue;
 		size_t claims = 0;
 		for (size_t i = 0; i < d->n; i++) {

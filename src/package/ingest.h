@@ -14,6 +14,7 @@ struct add_request {
 	const char *id;          /* NULL: a slug of the package name */
 	const char *manifest;    /* kat.sha256 to check and copy (absolute), or NULL */
 	int force;               /* replace an existing candidate of that id */
+	int explain;             /* print discovery's reasoning per instance */
 };
 
 /* Returns an ngcc_exit code: 0 added; 2 a bad or taken id; 3 a bad
