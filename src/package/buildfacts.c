@@ -360,9 +360,9 @@ static void for_each_line(const char *text, char comment, line_fn fn, void *ctx)
 		while (*p) {
 			size_t n = strcspn(p, "\n");
 			const char *end = p + n;
-			int cont = n && end[-1] == '\\';
-			size_t keep = cont ? n - 1 : n;
-			if (keep && p[keep - 1] == '\r')
+			size_t keep = n && p[n - 1] == '\r' ? n - 1 : n; /* CRLF files */
+			int cont = keep && p[keep - 1] == '\\';
+			if (cont)
 				keep--;
 			sb_add(&sb, p, keep);
 			p = *end ? end + 1 : end;
