@@ -1550,10 +1550,49 @@ static void apply_build_facts(struct inst_builder *b, const struct build_facts *
 
 /* ---- one header, one folder ---- */
 
+/* The name of a file of folder abs whose name equals name but for case
+ * (malloc'd), or NULL. */
+static char *name_in_other_case(const char *abs, const char *name)
+{
+	DIR *dir = opendir(abs);
+	char *found = NULL;
+	struct dirent *e;
+	while (dir && !found && (e = readdir(dir)))
+		if (!strcasecmp(e->d_name, name) && strcmp(e->d_name, name))
+			found = xstrdup(e->d_name);
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* An include that names no file, but one differing only in case (a package
+ * written on Windows): reported, since it will not compile here. */
+static void note_case_mismatch(const struct inst_builder *b, const char *from, const char *fdir,
+			       const char *name, struct strlist *notes)
+{
+	if (strchr(name, '/'))
+		return;
+	for (size_t d = 0; d <= b->fi->include_dirs.n; d++) {
+		const char *dir = d == 0 ? fdir : b->fi->include_dirs.items[d - 1];
+		char *abs = path_join(b->abs_dir, dir);
+		char *other = name_in_other_case(abs, name);
+		free(abs);
+		if (other) {
+			sl_push_owned(notes, xasprintf(
+				"%s: %s includes \"%s\", but the file is '%s' (in '%s'): the names "
+				"differ in case (written on Windows?), so it will not compile here "
+				"until one of them is renamed", b->fi->label, from, name, other, dir));
+			free(other);
+			return;
+		}
+	}
+}
+
 /* Every `#include "x"` of the instance that its own folder does not
  * satisfy must be in exactly one include folder: otherwise the compiler
- * would take whichever -I comes first.  Returns an error message or NULL. */
-static char *ambiguous_header(const struct inst_builder *b)
+ * would take whichever -I comes first.  Returns an error message or NULL;
+ * an include whose file differs only in case is added to notes. */
+static char *ambiguous_header(const struct inst_builder *b, struct strlist *notes)
 {
 	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
 	for (size_t l = 0; l < 2; l++)
@@ -1595,6 +1634,8 @@ static char *ambiguous_header(const struct inst_builder *b)
 					free(fdir);
 					return msg;
 				}
+				if (!first)
+					note_case_mismatch(b, from, fdir, inc.items[k], notes);
 			}
 			free(fdir);
 			sl_free(&inc);
@@ -1644,7 +1685,7 @@ static void finish_found(const struct scan *sc, struct inst_builder *b,
 	fi->enabled = cand_type_supported(cand_type_find(fi->type)) &&
 		      strcmp(fi->variant, "additional");
 	find_kat(fi, &sc->all);
-	char *err = ambiguous_header(b);
+	char *err = ambiguous_header(b, &sc->d->notes);
 	if (err && !sc->d->error)
 		sc->d->error = err;
 	else

@@ -6,7 +6,10 @@
 # each fact came from; a header in two include folders is refused naming
 # both; the consistency checks report a KAT file claimed twice or by
 # nobody, two instances that would build the same library, and two levels
-# whose getters report the same sizes; a short campaign measures the
+# whose getters report the same sizes, and an #include whose file differs
+# in case (SiblingLevelKEM itself is Windows-written: CRLF, GBK comment,
+# unused <immintrin.h>, programs with main(), shipped binaries, and builds
+# as is); a short campaign measures the
 # #include-driven package (its Makefile's define and -lgmp applied).
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
@@ -107,6 +110,12 @@ twin=$tmp/Twins/Implementations/Reference_Implementation
 cp -R "$twin/SiblingLevel" "$twin/SiblingLevelCopy"
 run 0 "$ngcc" -C "$ws" add "$tmp/Twins" --id twins
 has "$tmp/out" "would build the same library"
+
+cp -R "$fix/SiblingLevelKEM" "$tmp/CaseKEM"
+mv "$tmp/CaseKEM/Implementations/Reference_Implementation/SiblingLevel/lvl.h" \
+	"$tmp/CaseKEM/Implementations/Reference_Implementation/SiblingLevel/LVL.h"
+run 0 "$ngcc" -C "$ws" add "$tmp/CaseKEM" --id casekem
+has "$tmp/out" "includes \"lvl.h\", but the file is 'LVL.h' (in '.'): the names differ in case"
 
 cp -R "$fix/MacroLevelKEM" "$tmp/SameSizes"
 perl -pi -e 's/#define LVL_N 112/#define LVL_N 40/' \
