@@ -1,5 +1,6 @@
 /*
- * cmd_add.c — `ngcc-perf add PACKAGE [--id ID] [--kat-manifest FILE] [--force]`:
+ * cmd_add.c — `ngcc-perf add PACKAGE [--id ID] [--kat-manifest FILE] [--force]
+ * [--explain]`:
  * the options of `add` (package/ingest.h).
  */
 #include "cli/cli.h"
@@ -45,8 +46,8 @@ static void add_usage(FILE *out)
 		"\n"
 		"Relative paths are taken from the workspace (-C), then from the\n"
 		"current directory.  Exit: 0 added; 2 usage or refused; 3 bad package\n"
-		"or manifest (no implementation, unreadable archive, path escape);\n"
-		"4 system error.\n");
+		"or manifest (no implementation, unreadable archive, path escape, a\n"
+		"header in two include folders of one instance); 4 system error.\n");
 }
 
 /* Like git -C, relative paths are taken from the workspace; a path that
