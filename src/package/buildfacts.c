@@ -169,8 +169,9 @@ static void facts_of_words(const struct words *w, struct build_fact **v, size_t 
 			const char *arg = t[2] ? t + 2 : i + 1 < w->n ? w->v[i + 1].text : NULL;
 			if (!t[2])
 				i++;
-			if (!arg || !*arg || strchr(arg, '$') || strchr(arg, '`'))
-				break; /* an unexpanded variable or command: not data */
+			if (!arg || !*arg || strchr(arg, '$') || strchr(arg, '`') || (!t[2] && *arg == '-'))
+				break; /* an unexpanded variable or command, or "-D" left
+					  empty by a variable that expands to nothing */
 			char *value = flags[f].kind == FACT_LIB ? xasprintf("-l%s", arg) : xstrdup(arg);
 			fact_push(v, n, flags[f].kind, value, origin);
 			free(value);

@@ -299,3 +299,17 @@ int cscan_uses_value(const char *text, const char *name)
 	free(clean);
 	return u.found;
 }
+
+static void mention_line(const char *line, size_t len, void *ctx)
+{
+	uses_in(ctx, line, len, 0);
+}
+
+int cscan_mentions(const char *text, const char *name)
+{
+	char *clean = blank_comments(text);
+	struct uses u = { .name = name, .len = strlen(name) };
+	for_each_cline(clean, mention_line, &u);
+	free(clean);
+	return u.found;
+}

@@ -23,6 +23,10 @@ void cscan_defined_functions(const char *text, struct strlist *out);
  * tested with #ifdef, #ifndef or defined() is a switch, not a value. */
 int cscan_uses_value(const char *text, const char *name);
 
+/* Does the text name macro `name` at all (a use, a test, a definition)
+ * outside comments and strings? */
+int cscan_mentions(const char *text, const char *name);
+
 /* Does an `#error` directive appear in the text? */
 int cscan_has_error_directive(const char *text);
 

@@ -1405,6 +1405,21 @@ static int instance_uses_value(const struct inst_builder *b, const char *macro)
 	return 0;
 }
 
+/* Does any file of the instance name the macro at all? */
+static int instance_mentions(const struct inst_builder *b, const char *macro)
+{
+	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			char *text = read_rel(b, lists[l]->items[i]);
+			int named = text && cscan_mentions(text, macro);
+			free(text);
+			if (named)
+				return 1;
+		}
+	return 0;
+}
+
 static void record_fact(struct found_instance *fi, const char *what, const struct build_fact *f,
 			const char *how)
 {
@@ -1454,6 +1469,7 @@ static void apply_fact(struct inst_builder *b, const struct build_fact *f, int f
 	if (sl_contains(&fi->defines, f->value))
 		return;
 	char *macro = fact_macro_name(f->value);
+	forced = forced && instance_mentions(b, macro);
 	if (!forced && !instance_uses_value(b, macro)) {
 		char *v = printable(f->value), *o = printable(f->origin);
 		why(fi, "define %s (%s): not set: the instance's code %s", v, o,
@@ -1491,13 +1507,37 @@ static int rule_has_fact(const struct build_rule *r, const struct build_fact *f)
 	return 0;
 }
 
-/* The link rules that state defines, and whether they tell parameter sets
- * apart: two of them with different defines. */
-static size_t target_rules(const struct build_facts *bf, const struct build_rule **out)
+/* Does the rule state a define that not every other link rule states too
+ * and that the instance's code names?  Only such a define can tell
+ * parameter sets apart (-DKAT on one target and -DNDEBUG on another do not). */
+static int rule_selects(const struct inst_builder *b, const struct build_facts *bf,
+			const struct build_rule *r)
+{
+	for (size_t i = 0; i < r->n_facts; i++) {
+		const struct build_fact *f = &r->facts[i];
+		if (f->kind != FACT_DEFINE)
+			continue;
+		int everywhere = 1;
+		for (size_t k = 0; k < bf->n_rules && everywhere; k++)
+			if (!bf->rules[k].compile_only && rule_defines(&bf->rules[k]))
+				everywhere = rule_has_fact(&bf->rules[k], f);
+		char *macro = fact_macro_name(f->value);
+		int named = !everywhere && instance_mentions(b, macro);
+		free(macro);
+		if (named)
+			return 1;
+	}
+	return 0;
+}
+
+/* The link rules whose defines select a parameter set. */
+static size_t target_rules(const struct inst_builder *b, const struct build_facts *bf,
+			   const struct build_rule **out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < bf->n_rules; i++)
-		if (!bf->rules[i].compile_only && rule_defines(&bf->rules[i]))
+		if (!bf->rules[i].compile_only && rule_defines(&bf->rules[i]) &&
+		    rule_selects(b, bf, &bf->rules[i]))
 			out[n++] = &bf->rules[i];
 	return n;
 }
@@ -1720,7 +1760,7 @@ static void add_found(const struct scan *sc, const char *dir, const struct code_
 	struct build_facts bf = { 0 };
 	read_build_facts(sc, dir, &bf, &base);
 	const struct build_rule **targets = xcalloc(bf.n_rules + 1, sizeof(*targets));
-	size_t n_targets = target_rules(&bf, targets);
+	size_t n_targets = target_rules(&b, &bf, targets);
 	int by_target = !level_files.n && n_targets >= 2;
 	for (size_t i = 1; by_target && i < n_targets; i++)
 		for (size_t k = 0; k < i; k++)
@@ -2093,8 +2133,7 @@ static void explain_list(struct strlist *out, const char *what, const struct str
 
 void discovery_explain(const struct found_instance *fi, struct strlist *out)
 {
-	sl_push_owned(out, xasprintf("instance %s (%s, %s)%s", fi->label, fi->type, fi->variant,
-				     fi->level ? "" : ""));
+	sl_push_owned(out, xasprintf("instance %s (%s, %s)", fi->label, fi->type, fi->variant));
 	sl_push_owned(out, xasprintf("  folder: %s; API header: %s; ALGORITHM_INSTANCE: %s%s",
 				     fi->source_dir, fi->api_header ? fi->api_header : "(none)",
 				     fi->instance ? fi->instance : "(none)",

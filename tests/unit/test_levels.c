@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "package/buildfacts.h"
@@ -165,6 +166,58 @@ static void test_ambiguous_header_refused(void **state)
 	free(root);
 }
 
+/* A package of one instance folder written here: its API header, one
+ * source and a Makefile. */
+static char *tiny_package(const char *source, const char *makefile)
+{
+	char tmpl[] = "/tmp/test_levels.XXXXXX";
+	char *root = xstrdup(mkdtemp(tmpl));
+	char *dir = path_join(root, "Implementations/Reference_Implementation/One");
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	static const char header[] =
+		"#define ALGORITHM_INSTANCE \"One\"\n"
+		"int kem_keygen(unsigned char *pk, unsigned long long *pkl,\n"
+		"               unsigned char *sk, unsigned long long *skl);\n";
+	const char *files[][2] = {
+		{ "KEM_AlgorithmInstance.h", header },
+		{ "KEM_AlgorithmInstance.c", source },
+		{ "Makefile", makefile },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		char *p = path_join(dir, files[i][0]);
+		assert_int_equal(write_file(p, files[i][1], strlen(files[i][1])), 0);
+		free(p);
+	}
+	free(dir);
+	return root;
+}
+
+/* Only defines the code names can tell targets apart; a define the code
+ * only tests with #ifdef (a switch) is not set; one it uses is. */
+static void test_targets_and_switches(void **state)
+{
+	(void)state;
+	char *root = tiny_package(
+		"#include \"KEM_AlgorithmInstance.h\"\n"
+		"#ifdef SYSTEM_RANDOM\nint use_urandom;\n#endif\n"
+		"int kem_keygen(unsigned char *pk, unsigned long long *pkl,\n"
+		"               unsigned char *sk, unsigned long long *skl)\n"
+		"{ (void)pk; (void)sk; *pkl = *skl = USE_VALUE; return 0; }\n",
+		"CFLAGS = -O2 -DSYSTEM_RANDOM\n"
+		"kat: KEM_AlgorithmInstance.c\n\t$(CC) $(CFLAGS) -DKAT_ONLY -o $@ $^\n"
+		"lib: KEM_AlgorithmInstance.c\n\t$(CC) $(CFLAGS) -DNDEBUG -DUSE_VALUE=3 -o $@ $^\n");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "One", &d), 1); /* not split by kat/lib */
+	const struct found_instance *fi = &d.inst[0];
+	static const char *const defs[] = { "USE_VALUE=3", NULL };
+	assert_list(&fi->defines, defs, "One defines");
+	assert_true(why_mentions(fi, "define SYSTEM_RANDOM"));
+	assert_true(why_mentions(fi, "never uses its value"));
+	discovery_free(&d);
+	rm_rf(root);
+	free(root);
+}
+
 /* ---- build files as data ---- */
 
 static const struct build_fact *fact(const struct build_fact *v, size_t n, enum fact_kind k,
@@ -302,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_file_per_level),
 		cmocka_unit_test(test_sibling_and_macro_levels),
 		cmocka_unit_test(test_ambiguous_header_refused),
+		cmocka_unit_test(test_targets_and_switches),
 		cmocka_unit_test(test_makefile_facts),
 		cmocka_unit_test(test_cmake_facts),
 		cmocka_unit_test(test_cscan),
