@@ -1913,6 +1913,7 @@ static void add_level_folder(const struct scan *sc, const char *dir, const struc
 		add_found(sc, dir, &plan, h);
 	}
 	sl_free(&levels);
+	sl_free(&subs);
 	sl_free(&sibs);
 	free(parent);
 	free(grand);
