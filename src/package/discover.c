@@ -1853,12 +1853,17 @@ static int header_only(const struct strlist *all, const char *dir)
  * siblings (ref/), each of which may hold a folder of the same name
  * (ref/128/parameters.h).  The other levels' folders are left out.  One
  * instance per kind of code sibling (reference, optimized). */
-static void add_level_folder(const struct scan *sc, const char *dir, const struct api_header *h,
-			     struct strlist *consumed)
+static int add_level_folder(const struct scan *sc, const char *dir, const struct api_header *h,
+			    struct strlist *consumed)
 {
 	const struct strlist *all = &sc->all;
 	const char *token = path_basename(dir);
 	char *parent = path_dirname(dir), *grand = path_dirname(parent);
+	if (!strcmp(parent, ".")) {
+		free(parent);
+		free(grand);
+		return 0; /* a header folder at the top: no code tree around it */
+	}
 	struct strlist levels = STRLIST_INIT, subs = STRLIST_INIT, sibs = STRLIST_INIT;
 	subdirs_with_files(all, parent, &subs);
 	for (size_t i = 0; i < subs.n; i++)
@@ -1869,11 +1874,20 @@ static void add_level_folder(const struct scan *sc, const char *dir, const struc
 		subdirs_with_files(all, grand, &subs);
 		for (size_t i = 0; i < subs.n; i++) {
 			const char *name = path_basename(subs.items[i]);
+			/* a code folder (ref/, avx2/) even when it holds a header
+			 * declaring the API too; never another scheme's instance */
 			if (strcmp(subs.items[i], parent) && !junk_dir(name) &&
 			    dir_has_sources(all, subs.items[i]) &&
-			    !inside_instance_dir(sc, subs.items[i]))
+			    (generic_dir(name) || !inside_instance_dir(sc, subs.items[i])))
 				sl_push(&sibs, subs.items[i]);
 		}
+	}
+	if (!sibs.n && !dir_has_sources(all, parent)) {
+		sl_free(&levels);
+		sl_free(&subs);
+		free(parent);
+		free(grand);
+		return 0; /* no code to draw on */
 	}
 	static const char *const variants[] = { "reference", "optimized-avx2", "additional" };
 	int any = 0;
@@ -1917,6 +1931,7 @@ static void add_level_folder(const struct scan *sc, const char *dir, const struc
 	sl_free(&sibs);
 	free(parent);
 	free(grand);
+	return 1;
 }
 
 static void add_for_dir(const struct scan *sc, const char *dir, const struct api_header *h)
@@ -2169,13 +2184,13 @@ size_t discover_package(const char *root, const char *fallback_label, struct dis
 		if (chosen[i])
 			sl_push(&sc.instance_dirs, dirs.items[i]);
 	/* Level folders first: the code folders they draw on are theirs. */
+	int *level = xcalloc(dirs.n ? dirs.n : 1, sizeof(*level));
 	for (size_t i = 0; i < dirs.n; i++)
 		if (chosen[i] && header_only(&sc.all, dirs.items[i]) &&
 		    strcasecmp(path_basename(dirs.items[i]), "common"))
-			add_level_folder(&sc, dirs.items[i], chosen[i], &consumed);
+			level[i] = add_level_folder(&sc, dirs.items[i], chosen[i], &consumed);
 	for (size_t i = 0; i < dirs.n; i++) {
-		if (!chosen[i] || (header_only(&sc.all, dirs.items[i]) &&
-				   strcasecmp(path_basename(dirs.items[i]), "common")))
+		if (!chosen[i] || level[i])
 			continue;
 		if (sl_contains(&consumed, dirs.items[i])) {
 			sl_push_owned(&d->notes, xasprintf("'%s' holds an API header but its code is "
@@ -2196,6 +2211,7 @@ size_t discover_package(const char *root, const char *fallback_label, struct dis
 	}
 	free(h);
 	free(chosen);
+	free(level);
 	sl_free(&dirs);
 	sl_free(&consumed);
 	sl_free(&sc.instance_dirs);

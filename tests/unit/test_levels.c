@@ -192,6 +192,68 @@ static char *tiny_package(const char *source, const char *makefile)
 	return root;
 }
 
+/* Files (path, text) written below a new temporary folder, returned. */
+static char *write_tree(const char *const (*files)[2], size_t n)
+{
+	char tmpl[] = "/tmp/test_levels.XXXXXX";
+	char *root = xstrdup(mkdtemp(tmpl));
+	for (size_t i = 0; i < n; i++) {
+		char *p = path_join(root, files[i][0]);
+		char *dir = path_dirname(p);
+		assert_int_equal(mkdir_p(dir, 0755), 0);
+		assert_int_equal(write_file(p, files[i][1], strlen(files[i][1])), 0);
+		free(dir);
+		free(p);
+	}
+	return root;
+}
+
+/* Levels by include path with a reference and an optimized code folder,
+ * each declaring the API in a header of its own: one instance per level and
+ * kind of code; the code folders are no instances of their own. */
+static void test_include_path_variants(void **state)
+{
+	(void)state;
+	static const char api[] = "int kem_keygen(unsigned char *pk, unsigned char *sk);\n";
+	static const char kem[] = "#include \"api.h\"\n#include \"parameters.h\"\n"
+				  "int kem_keygen(unsigned char *pk, unsigned char *sk) "
+				  "{ (void)pk; (void)sk; return N; }\n";
+	static const char *const files[][2] = {
+		{ "Implementations/Reference_Implementation/common/48/api.h", api },
+		{ "Implementations/Reference_Implementation/common/80/api.h", api },
+		{ "Implementations/Reference_Implementation/common/util.c", "int util(void) { return 1; }\n" },
+		{ "Implementations/Reference_Implementation/ref/kem.c", kem },
+		{ "Implementations/Reference_Implementation/ref/kem.h", api },
+		{ "Implementations/Reference_Implementation/ref/48/parameters.h", "#define N 48\n" },
+		{ "Implementations/Reference_Implementation/ref/80/parameters.h", "#define N 80\n" },
+		{ "Implementations/Reference_Implementation/avx2/kem.c", kem },
+		{ "Implementations/Reference_Implementation/avx2/48/parameters.h", "#define N 48\n" },
+		{ "Implementations/Reference_Implementation/avx2/80/parameters.h", "#define N 80\n" },
+	};
+	char *root = write_tree(files, sizeof files / sizeof files[0]);
+	struct discovery d;
+	assert_int_equal(discover_package(root, "Pkg", &d), 4);
+	assert_null(d.error);
+	const struct found_instance *r = by_label(&d, "Pkg-48");
+	static const char *const rs[] = { "../util.c", "../../ref/kem.c", NULL };
+	assert_list(&r->sources, rs, "Pkg-48 sources");
+	static const char *const ri[] = { ".", "../../ref", "../../ref/48", NULL };
+	assert_list(&r->include_dirs, ri, "Pkg-48 include folders");
+	const struct found_instance *o = by_label(&d, "Pkg-80+avx2");
+	assert_string_equal(o->variant, "optimized-avx2");
+	static const char *const os[] = { "../util.c", "../../avx2/kem.c", NULL };
+	assert_list(&o->sources, os, "Pkg-80+avx2 sources");
+	assert_true(sl_contains(&o->include_dirs, "../../avx2/80"));
+	int noted = 0;
+	for (size_t i = 0; i < d.notes.n; i++)
+		noted |= strstr(d.notes.items[i], "'Implementations/Reference_Implementation/ref' holds an API "
+					  "header but its code is shared") != NULL;
+	assert_true(noted);
+	discovery_free(&d);
+	rm_rf(root);
+	free(root);
+}
+
 /* Only defines the code names can tell targets apart; a define the code
  * only tests with #ifdef (a switch) is not set; one it uses is. */
 static void test_targets_and_switches(void **state)
@@ -356,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_sibling_and_macro_levels),
 		cmocka_unit_test(test_ambiguous_header_refused),
 		cmocka_unit_test(test_targets_and_switches),
+		cmocka_unit_test(test_include_path_variants),
 		cmocka_unit_test(test_makefile_facts),
 		cmocka_unit_test(test_cmake_facts),
 		cmocka_unit_test(test_cscan),
