@@ -1605,6 +1605,19 @@ static char *name_in_other_case(const char *abs, const char *name)
 	return found;
 }
 
+/* Do include folders a and b hold byte-identical copies of header name? */
+static int same_file_content(const struct inst_builder *b, const char *a, const char *c,
+			     const char *name)
+{
+	char ha[65] = "", hc[65] = "";
+	char *pa = path_joinf(b->abs_dir, "%s/%s", a, name);
+	char *pc = path_joinf(b->abs_dir, "%s/%s", c, name);
+	int same = !sha256_file_hex(pa, ha) && !sha256_file_hex(pc, hc) && !strcmp(ha, hc);
+	free(pa);
+	free(pc);
+	return same;
+}
+
 /* An include that names no file, but one differing only in case (a package
  * written on Windows): reported, since it will not compile here. */
 static void note_case_mismatch(const struct inst_builder *b, const char *from, const char *fdir,
@@ -1629,8 +1642,9 @@ static void note_case_mismatch(const struct inst_builder *b, const char *from, c
 }
 
 /* Every `#include "x"` of the instance that its own folder does not
- * satisfy must be in exactly one include folder: otherwise the compiler
- * would take whichever -I comes first.  Returns an error message or NULL;
+ * satisfy must be in exactly one include folder (or in several as
+ * byte-identical copies): otherwise the compiler would take whichever -I
+ * comes first.  Returns an error message or NULL;
  * an include whose file differs only in case is added to notes. */
 static char *ambiguous_header(const struct inst_builder *b, struct strlist *notes)
 {
@@ -1664,6 +1678,8 @@ static char *ambiguous_header(const struct inst_builder *b, struct strlist *note
 						first = inc_dir;
 						continue;
 					}
+					if (same_file_content(b, first, inc_dir, inc.items[k]))
+						continue; /* identical copies: either gives the same */
 					char *msg = xasprintf(
 						"instance '%s': header '%s' (#included by %s) is in two of its "
 						"include folders, '%s' and '%s' (relative to %s): ngcc-perf "

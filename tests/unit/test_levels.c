@@ -153,6 +153,8 @@ static void test_sibling_and_macro_levels(void **state)
 	free(root);
 }
 
+static char *write_tree(const char *const (*files)[2], size_t n);
+
 static void test_ambiguous_header_refused(void **state)
 {
 	(void)state;
@@ -163,6 +165,22 @@ static void test_ambiguous_header_refused(void **state)
 	assert_non_null(strstr(d.error, "header 'params.h'"));
 	assert_non_null(strstr(d.error, "'include' and 'src'"));
 	discovery_free(&d);
+	free(root);
+	/* byte-identical copies give the same compile whichever is taken */
+	static const char *const files[][2] = {
+		{ "Implementations/Reference_Implementation/Same-1/KEM_AlgorithmInstance.h",
+		  "int kem_keygen(unsigned char *pk, unsigned char *sk);\n" },
+		{ "Implementations/Reference_Implementation/Same-1/kem.c",
+		  "#include \"params.h\"\nint kem_keygen(unsigned char *pk, unsigned char *sk) "
+		  "{ (void)pk; (void)sk; return N; }\n" },
+		{ "Implementations/Reference_Implementation/Same-1/include/params.h", "#define N 1\n" },
+		{ "Implementations/Reference_Implementation/Same-1/src/params.h", "#define N 1\n" },
+	};
+	root = write_tree(files, 4);
+	assert_int_equal(discover_package(root, "Same", &d), 1);
+	assert_null(d.error);
+	discovery_free(&d);
+	rm_rf(root);
 	free(root);
 }
 
