@@ -1749,6 +1749,70 @@ static void finish_found(const struct scan *sc, struct inst_builder *b,
 	push_found(sc->d, fi);
 }
 
+/* What one instance folder's parameter sets share while they are split. */
+struct split {
+	const struct scan *sc;
+	const struct api_header *h;
+	struct inst_builder *b;
+	const struct found_instance *base;
+	const struct build_facts *bf;
+	const char *label_base;   /* the folder's label: "<base>-<level>" */
+};
+
+/* One parameter set per level file (api_128.c, kem257.c): the others' files
+ * left out. */
+static void add_by_level_files(const struct split *sp, const struct strlist *files,
+			       const char *shared)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		struct found_instance v = clone_found(sp->base);
+		sp->b->fi = &v;
+		for (size_t k = 0; k < files->n; k++)
+			if (k != i)
+				sl_remove(&v.sources, files->items[k]);
+		free(v.level);
+		v.level = level_token(files, i);
+		why(&v, "parameter set '%s': its own source %s%s%s", v.level, files->items[i],
+		    shared ? ", which #includes the shared " : "", shared ? shared : "");
+		apply_build_facts(sp->b, sp->bf, files->items[i], NULL);
+		finish_found(sp->sc, sp->b, sp->h, sp->label_base, 0);
+	}
+}
+
+/* One parameter set per build target with defines of its own. */
+static void add_by_targets(const struct split *sp, const struct build_rule **targets, size_t n)
+{
+	struct strlist names = STRLIST_INIT;
+	for (size_t i = 0; i < n; i++)
+		sl_push(&names, targets[i]->target);
+	for (size_t i = 0; i < n; i++) {
+		struct found_instance v = clone_found(sp->base);
+		sp->b->fi = &v;
+		free(v.level);
+		v.level = level_token(&names, i);
+		why(&v, "parameter set '%s': build target %s, whose defines differ from the "
+		    "other targets'", v.level, targets[i]->target);
+		apply_build_facts(sp->b, sp->bf, NULL, targets[i]);
+		finish_found(sp->sc, sp->b, sp->h, sp->label_base, 0);
+	}
+	sl_free(&names);
+}
+
+/* Do the link targets select parameter sets: two or more, each with
+ * defines of its own, no two alike? */
+static int targets_split(const struct build_rule **targets, size_t n)
+{
+	if (n < 2)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = 0; k < i; k++)
+			if (same_defines(targets[i], targets[k]))
+				return 0;
+	return 1;
+}
+
+/* The instance (or instances: one per parameter set) of folder dir, with
+ * the code plan says it draws on too. */
 static void add_found(const struct scan *sc, const char *dir, const struct code_plan *plan,
 		      const struct api_header *h)
 {
@@ -1777,42 +1841,14 @@ static void add_found(const struct scan *sc, const char *dir, const struct code_
 	read_build_facts(sc, dir, &bf, &base);
 	const struct build_rule **targets = xcalloc(bf.n_rules + 1, sizeof(*targets));
 	size_t n_targets = target_rules(&b, &bf, targets);
-	int by_target = !level_files.n && n_targets >= 2;
-	for (size_t i = 1; by_target && i < n_targets; i++)
-		for (size_t k = 0; k < i; k++)
-			if (same_defines(targets[i], targets[k]))
-				by_target = 0;
 	char *folder_base = label_for(dir, NULL, 1, sc->fallback_label);
+	struct split sp = { sc, h, &b, &base, &bf, folder_base };
 	if (level_files.n) {
-		for (size_t i = 0; i < level_files.n; i++) {
-			struct found_instance v = clone_found(&base);
-			b.fi = &v;
-			for (size_t k = 0; k < level_files.n; k++)
-				if (k != i)
-					sl_remove(&v.sources, level_files.items[k]);
-			free(v.level);
-			v.level = level_token(&level_files, i);
-			why(&v, "parameter set '%s': its own source %s%s%s", v.level, level_files.items[i],
-			    shared ? ", which #includes the shared " : "", shared ? shared : "");
-			apply_build_facts(&b, &bf, level_files.items[i], NULL);
-			finish_found(sc, &b, h, folder_base, 0);
-		}
-	} else if (by_target) {
-		struct strlist names = STRLIST_INIT;
-		for (size_t i = 0; i < n_targets; i++)
-			sl_push(&names, targets[i]->target);
-		for (size_t i = 0; i < n_targets; i++) {
-			struct found_instance v = clone_found(&base);
-			b.fi = &v;
-			free(v.level);
-			v.level = level_token(&names, i);
-			why(&v, "parameter set '%s': build target %s, whose defines differ from the "
-			    "other targets'", v.level, targets[i]->target);
-			apply_build_facts(&b, &bf, NULL, targets[i]);
-			finish_found(sc, &b, h, folder_base, 0);
-		}
-		sl_free(&names);
+		add_by_level_files(&sp, &level_files, shared);
+	} else if (targets_split(targets, n_targets)) {
+		add_by_targets(&sp, targets, n_targets);
 	} else {
+		/* one parameter set; a level folder's is named after its parent */
 		struct found_instance v = clone_found(&base);
 		b.fi = &v;
 		apply_build_facts(&b, &bf, NULL, NULL);
