@@ -13,6 +13,7 @@
 #include "method/types.h"
 #include "package/buildfacts.h"
 #include "package/cscan.h"
+#include "package/discover_int.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -40,7 +41,7 @@ static int starts_ci(const char *s, const char *prefix)
 }
 
 /* "Reference_Implementation", "Optimized Implementations", ... */
-static int container_like(const char *name)
+int dsc_container_like(const char *name)
 {
 	return (starts_ci(name, "reference") || starts_ci(name, "optimi") ||
 		starts_ci(name, "additional")) && strcasestr(name, "implementation");
@@ -66,7 +67,7 @@ static int generic_dir(const char *name)
 		"avx2", "avx", "common", "src", "source", "sources", "include", "inc",
 		"api", "code", "implementation", "implementations", NULL
 	};
-	return name_in(name, generic) || container_like(name);
+	return name_in(name, generic) || dsc_container_like(name);
 }
 
 static int header_subdir(const char *name)
@@ -259,7 +260,7 @@ static const char *type_from_header_name(const char *name)
 
 /* ---- files ---- */
 
-static char *read_small(const char *path)
+char *dsc_read_small(const char *path)
 {
 	struct stat st;
 	char *data = NULL;
@@ -364,7 +365,7 @@ static char *parse_define(const char *text, const char *name)
 }
 
 /* The first `#define ALGORITHM_INSTANCE "..."` outside comment lines. */
-static char *parse_instance_macro(const char *text)
+char *dsc_parse_instance_macro(const char *text)
 {
 	char *v = parse_define(text, "ALGORITHM_INSTANCE");
 	char *s = NULL;
@@ -379,8 +380,8 @@ static char *parse_instance_macro(const char *text)
 
 static char *instance_macro_in_file(const char *path)
 {
-	char *text = read_small(path);
-	char *v = text ? parse_instance_macro(text) : NULL;
+	char *text = dsc_read_small(path);
+	char *v = text ? dsc_parse_instance_macro(text) : NULL;
 	free(text);
 	return v;
 }
@@ -420,15 +421,9 @@ static int is_identifier(const char *v)
 
 /* ---- one instance ---- */
 
-struct inst_builder {
-	const char *root;
-	const struct strlist *all;   /* every file of the package */
-	struct found_instance *fi;
-	char *abs_dir;               /* root/source_dir */
-};
 
 /* The part of rel inside folder dir ("." is the package root), or NULL. */
-static const char *inside(const char *rel, const char *dir)
+const char *dsc_inside(const char *rel, const char *dir)
 {
 	if (!strcmp(dir, "."))
 		return rel;
@@ -438,7 +433,7 @@ static const char *inside(const char *rel, const char *dir)
 
 static int under(const char *rel, const char *dir)
 {
-	return inside(rel, dir) && strcmp(rel, dir);
+	return dsc_inside(rel, dir) && strcmp(rel, dir);
 }
 
 /* Add the sources and header folders of dir (root-relative) to the
@@ -465,7 +460,7 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 	char *prefix = path_relative(b->fi->source_dir, dir);
 	for (size_t i = 0; i < b->all->n; i++) {
 		const char *rel = b->all->items[i];
-		const char *inner = inside(rel, dir);
+		const char *inner = dsc_inside(rel, dir);
 		if (!inner || any_component_junk(inner) || any_folder_named(inner, skip))
 			continue;
 		const char *base = path_basename(inner);
@@ -480,7 +475,7 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 			free(hdir);
 		} else if (is_source_name(base) && !excluded_source_name(base)) {
 			char *abs = path_join(b->root, rel);
-			char *text = read_small(abs);
+			char *text = dsc_read_small(abs);
 			if (text && !source_defines_main(text)) {
 				sl_push(&b->fi->sources, mine);
 				if (!strcasecmp(base, "drng.c"))
@@ -527,173 +522,6 @@ static void instance_digest(struct inst_builder *b)
 	sl_free(&lines);
 }
 
-/* ---- ALGORITHM_INSTANCE under #if ---- */
-
-static char *read_rel(const struct inst_builder *b, const char *rel);
-static void why(struct found_instance *fi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* The value of macro `name` among -D defines ("1" for a bare NAME), or NULL. */
-static const char *define_value(const struct strlist *defines, const char *name, size_t len)
-{
-	for (size_t i = 0; i < defines->n; i++) {
-		const char *d = defines->items[i];
-		if (!strncmp(d, name, len) && (d[len] == '=' || !d[len]))
-			return d[len] == '=' ? d + len + 1 : "1";
-	}
-	return NULL;
-}
-
-/* A condition as packages write them to pick a parameter set: NAME,
- * NAME == N, NAME != N, defined(NAME), defined NAME, !defined(NAME), with
- * NAME's value from the defines (absent: 0).  1 true, 0 false, -1 another
- * form (not decided here). */
-static int eval_condition(const char *c, const struct strlist *defines)
-{
-	while (*c == ' ' || *c == '	' || *c == '(')
-		c++;
-	int neg = 0;
-	if (*c == '!') {
-		neg = 1;
-		c++;
-	}
-	int defined_test = !strncmp(c, "defined", 7) && !isalnum((unsigned char)c[7]) && c[7] != '_';
-	if (defined_test)
-		c += 7;
-	while (*c == ' ' || *c == '	' || *c == '(')
-		c++;
-	const char *name = c;
-	while (isalnum((unsigned char)*c) || *c == '_')
-		c++;
-	size_t len = (size_t)(c - name);
-	if (!len)
-		return -1;
-	const char *v = define_value(defines, name, len);
-	while (*c == ' ' || *c == '	' || *c == ')')
-		c++;
-	if (defined_test) {
-		if (*c && *c != '\r')
-			return -1;
-		return (v != NULL) != neg;
-	}
-	long have = v ? strtol(v, NULL, 0) : 0;
-	int truth;
-	if (!*c || *c == '\r')
-		truth = have != 0;
-	else if ((c[0] == '=' || c[0] == '!') && c[1] == '=') {
-		char *end;
-		long want = strtol(c + 2, &end, 0);
-		while (*end == ' ' || *end == '\t' || *end == ')' || *end == '\r')
-			end++;
-		if (*end || end == c + 2)
-			return -1;
-		truth = c[0] == '=' ? have == want : have != want;
-	} else {
-		return -1;
-	}
-	return truth != neg;
-}
-
-/* The `#define ALGORITHM_INSTANCE "..."` that the defines select when the
- * text defines it more than once under #if/#elif/#ifdef.  *count: how
- * many definitions there are; NULL when none is selected or a condition
- * is of another form. */
-static char *selected_instance_macro(const char *text, const struct strlist *defines, int *count)
-{
-	enum { MAX_DEPTH = 32 };
-	int active[MAX_DEPTH], taken[MAX_DEPTH], depth = 0, unknown = 0;
-	char *found = NULL;
-	*count = 0;
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *q = p;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q++ != '#')
-			continue;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		int outer = depth == 0 || active[depth - 1];
-		char *line = xstrndup(q, strcspn(q, "\n"));
-		if (!strncmp(line, "ifdef", 5) || !strncmp(line, "ifndef", 6) || !strncmp(line, "if", 2)) {
-			int r, ifdef = !strncmp(line, "ifdef", 5), ifndef = !strncmp(line, "ifndef", 6);
-			if (ifdef || ifndef) {
-				const char *name = line + (ifdef ? 5 : 6);
-				name += strspn(name, " \t");
-				int set = define_value(defines, name, strcspn(name, " \t\r")) != NULL;
-				r = ifdef ? set : !set;
-			} else {
-				r = eval_condition(line + 2, defines);
-			}
-			unknown |= r < 0;
-			if (depth < MAX_DEPTH) {
-				active[depth] = outer && r == 1;
-				taken[depth] = r == 1;
-				depth++;
-			}
-		} else if (!strncmp(line, "elif", 4) && depth) {
-			int r = eval_condition(line + 4, defines);
-			unknown |= r < 0;
-			int up = depth < 2 || active[depth - 2];
-			active[depth - 1] = up && !taken[depth - 1] && r == 1;
-			taken[depth - 1] |= r == 1;
-		} else if (!strncmp(line, "else", 4) && depth) {
-			int up = depth < 2 || active[depth - 2];
-			active[depth - 1] = up && !taken[depth - 1];
-			taken[depth - 1] = 1;
-		} else if (!strncmp(line, "endif", 5) && depth) {
-			depth--;
-		} else if (!strncmp(line, "define", 6)) {
-			char *hash = xasprintf("#%s", line);
-			char *v = parse_instance_macro(hash);
-			free(hash);
-			if (v) {
-				(*count)++;
-				if (outer && !found)
-					found = v;
-				else
-					free(v);
-			}
-		}
-		free(line);
-	}
-	if (unknown) {
-		free(found);
-		return NULL;
-	}
-	return found;
-}
-
-/* ALGORITHM_INSTANCE again when the headers define it several times under
- * #if: the definition this parameter set's defines select. */
-static void instance_macro_by_defines(struct inst_builder *b)
-{
-	struct found_instance *fi = b->fi;
-	for (size_t i = 0; i <= fi->headers.n; i++) {
-		const char *rel = i == 0 ? fi->api_header : fi->headers.items[i - 1];
-		if (!rel || (i > 0 && fi->api_header && !strcmp(rel, fi->api_header)))
-			continue;
-		char *text = read_rel(b, rel);
-		int count = 0;
-		char *v = text ? selected_instance_macro(text, &fi->defines, &count) : NULL;
-		free(text);
-		if (count < 2) {
-			free(v);
-			continue;
-		}
-		if (v) {
-			why(fi, "ALGORITHM_INSTANCE is defined %d times under #if in %s; these defines "
-			    "select \"%s\"", count, rel, v);
-			free(fi->instance);
-			fi->instance = v;
-			fi->placeholder = !strcmp(v, "AlgorithmInstance");
-		} else {
-			why(fi, "ALGORITHM_INSTANCE is defined %d times under #if in %s and these "
-			    "defines select none of them (or a condition too complex to read): "
-			    "taken as \"%s\", the first", count, rel, fi->instance ? fi->instance : "");
-		}
-		return;
-	}
-}
-
 /* The API header's macro (already parsed when the header was found), else
  * the first other header's. */
 static void find_instance_macro(struct inst_builder *b, const char *api_macro)
@@ -716,7 +544,7 @@ static char *define_in_headers(struct inst_builder *b, const char *api_header, c
 		if (!rel || (i > 0 && api_header && !strcmp(rel, api_header)))
 			continue;
 		char *h = path_join(b->abs_dir, rel);
-		char *text = read_small(h);
+		char *text = dsc_read_small(h);
 		v = text ? parse_define(text, name) : NULL;
 		free(text);
 		free(h);
@@ -924,7 +752,7 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 		    !strcasecmp(base, "drng.h") || !strcasecmp(base, "auxfunc.h"))
 			continue;
 		char *abs = path_join(root, rel);
-		char *text = read_small(abs);
+		char *text = dsc_read_small(abs);
 		free(abs);
 		if (!text)
 			continue;
@@ -937,7 +765,7 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 			h->rel = xstrdup(rel);
 			h->type = pr.type ? pr.type : by_name;
 			h->named = by_name != NULL;
-			h->macro = parse_instance_macro(text);
+			h->macro = dsc_parse_instance_macro(text);
 		}
 		free(text);
 	}
@@ -946,8 +774,8 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 static int dir_has_sources(const struct strlist *all, const char *dir)
 {
 	for (size_t i = 0; i < all->n; i++)
-		if (inside(all->items[i], dir) && is_source_name(all->items[i]) &&
-		    !any_component_junk(inside(all->items[i], dir)))
+		if (dsc_inside(all->items[i], dir) && is_source_name(all->items[i]) &&
+		    !any_component_junk(dsc_inside(all->items[i], dir)))
 			return 1;
 	return 0;
 }
@@ -959,7 +787,7 @@ static void subdirs_with_files(const struct strlist *all, const char *parent,
 			       struct strlist *out)
 {
 	for (size_t i = 0; i < all->n; i++) {
-		const char *inner = inside(all->items[i], parent);
+		const char *inner = dsc_inside(all->items[i], parent);
 		const char *slash = inner ? strchr(inner, '/') : NULL;
 		if (!slash)
 			continue;
@@ -1013,13 +841,6 @@ static char *label_for(const char *dir, const char *instance, int placeholder,
 	return label;
 }
 
-struct scan {
-	const char *root;
-	const char *fallback_label;
-	struct strlist all;
-	struct strlist instance_dirs; /* every folder holding a chosen API header */
-	struct discovery *d;
-};
 
 /* Where an instance's code comes from besides its own folder. */
 struct code_plan {
@@ -1037,7 +858,7 @@ static void code_plan_free(struct code_plan *p)
 	sl_free(&p->why);
 }
 
-static void why(struct found_instance *fi, const char *fmt, ...)
+void dsc_why(struct found_instance *fi, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -1094,7 +915,7 @@ static void sl_remove(struct strlist *sl, const char *s)
 }
 
 /* A value as one printable line (candidate.conf comments, explain lines). */
-static char *printable(const char *s)
+char *dsc_printable(const char *s)
 {
 	char *c = xstrdup(s);
 	for (char *p = c; *p; p++)
@@ -1156,7 +977,7 @@ static void find_lib_iccs(struct inst_builder *b, const struct scan *sc)
 		if (!best)
 			continue;
 		collect_code(b, best);
-		why(b->fi, "%s: the package's own copy in the library folder '%s'%s", names[k], best,
+		dsc_why(b->fi, "%s: the package's own copy in the library folder '%s'%s", names[k], best,
 		    ties ? " (the nearest of several copies; the others are further from the instance)" : "");
 		free(best);
 	}
@@ -1192,10 +1013,10 @@ static char *resolve_include(const struct inst_builder *b, const char *from, con
 	return norm;
 }
 
-static char *read_rel(const struct inst_builder *b, const char *rel)
+char *dsc_read_rel(const struct inst_builder *b, const char *rel)
 {
 	char *abs = path_join(b->abs_dir, rel);
-	char *text = read_small(abs);
+	char *text = dsc_read_small(abs);
 	free(abs);
 	return text;
 }
@@ -1210,7 +1031,7 @@ static void drop_included_sources(struct inst_builder *b, struct strlist *level_
 {
 	struct strlist included = STRLIST_INIT, by = STRLIST_INIT;
 	for (size_t i = 0; i < b->fi->sources.n; i++) {
-		char *text = read_rel(b, b->fi->sources.items[i]);
+		char *text = dsc_read_rel(b, b->fi->sources.items[i]);
 		struct strlist inc = STRLIST_INIT;
 		if (text)
 			cscan_quoted_includes(text, &inc);
@@ -1234,13 +1055,13 @@ static void drop_included_sources(struct inst_builder *b, struct strlist *level_
 		for (size_t k = 0; k < included.n; k++)
 			if (!strcmp(included.items[k], t) && !sl_contains(&who, by.items[k]))
 				sl_push(&who, by.items[k]);
-		char *text = read_rel(b, t);
+		char *text = dsc_read_rel(b, t);
 		int guarded = text && cscan_has_error_directive(text);
 		free(text);
 		struct strbuf names = STRBUF_INIT;
 		for (size_t k = 0; k < who.n; k++)
 			sb_addf(&names, "%s%s", k ? ", " : "", who.items[k]);
-		why(b->fi, "not compiled on its own: %s (#included by %s%s)", t, names.buf,
+		dsc_why(b->fi, "not compiled on its own: %s (#included by %s%s)", t, names.buf,
 		    guarded ? "; it has an #error guard" : "");
 		if (who.n >= 2 && !level_files->n) {
 			copy_strlist(level_files, &who);
@@ -1264,7 +1085,7 @@ static void duplicate_definitions(struct inst_builder *b, struct strlist *level_
 	size_t n = b->fi->sources.n;
 	struct strlist *defs = xcalloc(n ? n : 1, sizeof(*defs));
 	for (size_t i = 0; i < n; i++) {
-		char *text = read_rel(b, b->fi->sources.items[i]);
+		char *text = dsc_read_rel(b, b->fi->sources.items[i]);
 		if (text)
 			cscan_defined_functions(text, &defs[i]);
 		free(text);
@@ -1283,7 +1104,7 @@ static void duplicate_definitions(struct inst_builder *b, struct strlist *level_
 			}
 			if (group.n >= 2) {
 				copy_strlist(level_files, &group);
-				why(b->fi, "%zu sources define %s(): each is a parameter set of its own",
+				dsc_why(b->fi, "%zu sources define %s(): each is a parameter set of its own",
 				    group.n, fn);
 			}
 			sl_free(&group);
@@ -1332,373 +1153,6 @@ static char *level_token(const struct strlist *names, size_t which)
 	return token;
 }
 
-/* ---- build facts ---- */
-
-/* The folders whose Makefile or CMakeLists.txt speak for an instance: its
- * own and its ancestors up to the implementation folder
- * (Reference_Implementation/), nearest first. */
-static void build_file_dirs(const char *source_dir, struct strlist *out)
-{
-	char *d = xstrdup(source_dir);
-	for (;;) {
-		sl_push(out, d);
-		if (!strcmp(d, ".") || container_like(path_basename(d)))
-			break;
-		char *up = path_dirname(d);
-		free(d);
-		d = up;
-	}
-	free(d);
-}
-
-struct facts_src {
-	struct build_facts bf;
-	struct strlist file_dirs; /* the folder of each global/rule fact's file, by origin */
-};
-
-static void read_build_facts(const struct scan *sc, const char *source_dir, struct build_facts *bf,
-			     struct found_instance *fi)
-{
-	struct strlist dirs = STRLIST_INIT;
-	build_file_dirs(source_dir, &dirs);
-	for (size_t i = 0; i < dirs.n; i++)
-		for (size_t k = 0; k < sc->all.n; k++) {
-			const char *rel = sc->all.items[k];
-			const char *inner = inside(rel, dirs.items[i]);
-			if (!inner || strchr(inner, '/') || !build_file_name(inner))
-				continue;
-			char *abs = path_join(sc->root, rel);
-			char *text = read_small(abs);
-			free(abs);
-			if (!text)
-				continue;
-			build_facts_parse(rel, text, bf);
-			why(fi, "read build facts (never run) from %s", rel);
-			free(text);
-		}
-	sl_free(&dirs);
-}
-
-/* The folder of the build file an origin "<file>:<line>" names. */
-static char *origin_dir(const char *origin)
-{
-	const char *colon = strrchr(origin, ':');
-	char *file = colon ? xstrndup(origin, (size_t)(colon - origin)) : xstrdup(origin);
-	char *dir = path_dirname(file);
-	free(file);
-	return dir;
-}
-
-/* Does any file of the instance (sources, headers, included sources) use
- * the macro for its value? */
-static int instance_uses_value(const struct inst_builder *b, const char *macro)
-{
-	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			char *text = read_rel(b, lists[l]->items[i]);
-			int used = text && cscan_uses_value(text, macro);
-			free(text);
-			if (used)
-				return 1;
-		}
-	return 0;
-}
-
-/* Does any file of the instance name the macro at all? */
-static int instance_mentions(const struct inst_builder *b, const char *macro)
-{
-	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			char *text = read_rel(b, lists[l]->items[i]);
-			int named = text && cscan_mentions(text, macro);
-			free(text);
-			if (named)
-				return 1;
-		}
-	return 0;
-}
-
-static void record_fact(struct found_instance *fi, const char *what, const struct build_fact *f,
-			const char *how)
-{
-	char *v = printable(f->value), *o = printable(f->origin);
-	sl_push_owned(&fi->facts, xasprintf("%s %s: %s%s", what, v, o, how));
-	free(v);
-	free(o);
-}
-
-/* Apply one fact.  forced: it selects this parameter set (a per-target
- * define), so it is set even when only #ifdef tests it. */
-static void apply_fact(struct inst_builder *b, const struct build_fact *f, int forced,
-		       const char *scope)
-{
-	struct found_instance *fi = b->fi;
-	if (f->kind == FACT_LIB) {
-		if (!sl_contains(&fi->libs, f->value)) {
-			sl_push(&fi->libs, f->value);
-			record_fact(fi, "lib", f, scope);
-		}
-		return;
-	}
-	if (f->kind == FACT_INCLUDE) {
-		char *odir = origin_dir(f->origin);
-		char *joined = f->value[0] == '/' ? NULL : path_join(odir, f->value);
-		char *norm = joined ? path_relative(".", joined) : NULL;
-		char *abs = norm ? path_join(b->root, norm) : NULL;
-		if (!norm || !strncmp(norm, "..", 2) || !path_is_dir(abs)) {
-			char *v = printable(f->value), *o = printable(f->origin);
-			why(fi, "include folder %s (%s): not in the package, ignored", v, o);
-			free(v);
-			free(o);
-		} else {
-			char *mine = path_relative(fi->source_dir, norm);
-			if (!sl_contains(&fi->include_dirs, mine)) {
-				sl_push(&fi->include_dirs, mine);
-				record_fact(fi, "include", f, scope);
-			}
-			free(mine);
-		}
-		free(abs);
-		free(norm);
-		free(joined);
-		free(odir);
-		return;
-	}
-	if (sl_contains(&fi->defines, f->value))
-		return;
-	char *macro = fact_macro_name(f->value);
-	forced = forced && instance_mentions(b, macro);
-	if (!forced && !instance_uses_value(b, macro)) {
-		char *v = printable(f->value), *o = printable(f->origin);
-		why(fi, "define %s (%s): not set: the instance's code %s", v, o,
-		    "never uses its value (a switch only tested by #ifdef or defined(), or unused)");
-		free(v);
-		free(o);
-	} else {
-		sl_push(&fi->defines, f->value);
-		record_fact(fi, "define", f, scope);
-	}
-	free(macro);
-}
-
-static int rule_names_file(const struct build_rule *r, const char *file)
-{
-	for (size_t i = 0; i < r->files.n; i++)
-		if (!strcmp(path_basename(r->files.items[i]), path_basename(file)))
-			return 1;
-	return 0;
-}
-
-static int rule_defines(const struct build_rule *r)
-{
-	for (size_t i = 0; i < r->n_facts; i++)
-		if (r->facts[i].kind == FACT_DEFINE)
-			return 1;
-	return 0;
-}
-
-static int rule_has_fact(const struct build_rule *r, const struct build_fact *f)
-{
-	for (size_t i = 0; i < r->n_facts; i++)
-		if (r->facts[i].kind == f->kind && !strcmp(r->facts[i].value, f->value))
-			return 1;
-	return 0;
-}
-
-/* Does the rule state a define that not every other link rule states too
- * and that the instance's code names?  Only such a define can tell
- * parameter sets apart (-DKAT on one target and -DNDEBUG on another do not). */
-static int rule_selects(const struct inst_builder *b, const struct build_facts *bf,
-			const struct build_rule *r)
-{
-	for (size_t i = 0; i < r->n_facts; i++) {
-		const struct build_fact *f = &r->facts[i];
-		if (f->kind != FACT_DEFINE)
-			continue;
-		int everywhere = 1;
-		for (size_t k = 0; k < bf->n_rules && everywhere; k++)
-			if (!bf->rules[k].compile_only && rule_defines(&bf->rules[k]))
-				everywhere = rule_has_fact(&bf->rules[k], f);
-		char *macro = fact_macro_name(f->value);
-		int named = !everywhere && instance_mentions(b, macro);
-		free(macro);
-		if (named)
-			return 1;
-	}
-	return 0;
-}
-
-/* The link rules whose defines select a parameter set. */
-static size_t target_rules(const struct inst_builder *b, const struct build_facts *bf,
-			   const struct build_rule **out)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < bf->n_rules; i++)
-		if (!bf->rules[i].compile_only && rule_defines(&bf->rules[i]) &&
-		    rule_selects(b, bf, &bf->rules[i]))
-			out[n++] = &bf->rules[i];
-	return n;
-}
-
-static int same_defines(const struct build_rule *a, const struct build_rule *b)
-{
-	for (size_t i = 0; i < a->n_facts; i++)
-		if (a->facts[i].kind == FACT_DEFINE && !rule_has_fact(b, &a->facts[i]))
-			return 0;
-	for (size_t i = 0; i < b->n_facts; i++)
-		if (b->facts[i].kind == FACT_DEFINE && !rule_has_fact(a, &b->facts[i]))
-			return 0;
-	return 1;
-}
-
-/* Apply the facts of the build files to one parameter set.  level_file:
- * its own source (file-per-level), target: its own build target
- * (target-per-level), both NULL for a lone instance. */
-static void apply_build_facts(struct inst_builder *b, const struct build_facts *bf,
-			      const char *level_file, const struct build_rule *target)
-{
-	for (size_t i = 0; i < bf->n_global; i++)
-		apply_fact(b, &bf->global[i], 0, "");
-	for (size_t r = 0; r < bf->n_rules; r++) {
-		const struct build_rule *rule = &bf->rules[r];
-		int mine = rule == target || (level_file && rule_names_file(rule, level_file));
-		char *scope = NULL;
-		if (mine)
-			scope = xasprintf(" (target %s, this parameter set's)", rule->target);
-		else if (rule->compile_only) {
-			int compiled = 0;
-			for (size_t k = 0; k < rule->files.n && !compiled; k++)
-				for (size_t s = 0; s < b->fi->sources.n && !compiled; s++)
-					compiled = !strcmp(path_basename(rule->files.items[k]),
-							   path_basename(b->fi->sources.items[s]));
-			if (!compiled)
-				continue;
-			scope = xasprintf(" (stated for compiling %s; set for the whole instance)",
-					  rule->files.n ? rule->files.items[0] : rule->target);
-		} else if (target || (level_file && rule_defines(rule))) {
-			continue; /* another parameter set's target */
-		} else {
-			scope = xasprintf(" (target %s)", rule->target);
-		}
-		for (size_t i = 0; i < rule->n_facts; i++)
-			apply_fact(b, &rule->facts[i], mine && rule->facts[i].kind == FACT_DEFINE, scope);
-		free(scope);
-	}
-}
-
-/* ---- one header, one folder ---- */
-
-/* The name of a file of folder abs whose name equals name but for case
- * (malloc'd), or NULL. */
-static char *name_in_other_case(const char *abs, const char *name)
-{
-	DIR *dir = opendir(abs);
-	char *found = NULL;
-	struct dirent *e;
-	while (dir && !found && (e = readdir(dir)))
-		if (!strcasecmp(e->d_name, name) && strcmp(e->d_name, name))
-			found = xstrdup(e->d_name);
-	if (dir)
-		closedir(dir);
-	return found;
-}
-
-/* Do include folders a and b hold byte-identical copies of header name? */
-static int same_file_content(const struct inst_builder *b, const char *a, const char *c,
-			     const char *name)
-{
-	char ha[65] = "", hc[65] = "";
-	char *pa = path_joinf(b->abs_dir, "%s/%s", a, name);
-	char *pc = path_joinf(b->abs_dir, "%s/%s", c, name);
-	int same = !sha256_file_hex(pa, ha) && !sha256_file_hex(pc, hc) && !strcmp(ha, hc);
-	free(pa);
-	free(pc);
-	return same;
-}
-
-/* An include that names no file, but one differing only in case (a package
- * written on Windows): reported, since it will not compile here. */
-static void note_case_mismatch(const struct inst_builder *b, const char *from, const char *fdir,
-			       const char *name, struct strlist *notes)
-{
-	if (strchr(name, '/'))
-		return;
-	for (size_t d = 0; d <= b->fi->include_dirs.n; d++) {
-		const char *dir = d == 0 ? fdir : b->fi->include_dirs.items[d - 1];
-		char *abs = path_join(b->abs_dir, dir);
-		char *other = name_in_other_case(abs, name);
-		free(abs);
-		if (other) {
-			sl_push_owned(notes, xasprintf(
-				"%s: %s includes \"%s\", but the file is '%s' (in '%s'): the names "
-				"differ in case (written on Windows?), so it will not compile here "
-				"until one of them is renamed", b->fi->label, from, name, other, dir));
-			free(other);
-			return;
-		}
-	}
-}
-
-/* Every `#include "x"` of the instance that its own folder does not
- * satisfy must be in exactly one include folder (or in several as
- * byte-identical copies): otherwise the compiler would take whichever -I
- * comes first.  Returns an error message or NULL;
- * an include whose file differs only in case is added to notes. */
-static char *ambiguous_header(const struct inst_builder *b, struct strlist *notes)
-{
-	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			const char *from = lists[l]->items[i];
-			char *text = read_rel(b, from);
-			struct strlist inc = STRLIST_INIT;
-			if (text)
-				cscan_quoted_includes(text, &inc);
-			free(text);
-			char *fdir = path_dirname(from);
-			for (size_t k = 0; k < inc.n; k++) {
-				char *own = path_join(b->abs_dir, fdir);
-				char *own_file = path_join(own, inc.items[k]);
-				int local = path_is_file(own_file);
-				free(own_file);
-				free(own);
-				if (local)
-					continue;
-				const char *first = NULL;
-				for (size_t d = 0; d < b->fi->include_dirs.n; d++) {
-					const char *inc_dir = b->fi->include_dirs.items[d];
-					char *p = path_joinf(b->abs_dir, "%s/%s", inc_dir, inc.items[k]);
-					int there = path_is_file(p);
-					free(p);
-					if (!there)
-						continue;
-					if (!first) {
-						first = inc_dir;
-						continue;
-					}
-					if (same_file_content(b, first, inc_dir, inc.items[k]))
-						continue; /* identical copies: either gives the same */
-					char *msg = xasprintf(
-						"instance '%s': header '%s' (#included by %s) is in two of its "
-						"include folders, '%s' and '%s' (relative to %s): ngcc-perf "
-						"will not pick one; remove or rename one copy, or edit the "
-						"include lines of candidate.conf after adding",
-						b->fi->label, inc.items[k], from, first, inc_dir, b->fi->source_dir);
-					sl_free(&inc);
-					free(fdir);
-					return msg;
-				}
-				if (!first)
-					note_case_mismatch(b, from, fdir, inc.items[k], notes);
-			}
-			free(fdir);
-			sl_free(&inc);
-		}
-	return NULL;
-}
-
 /* ---- an instance ---- */
 
 static char *level_label(const char *base, const char *token, int from_folder)
@@ -1724,7 +1178,7 @@ static void finish_found(const struct scan *sc, struct inst_builder *b,
 	struct found_instance *fi = b->fi;
 	sl_sort(&fi->sources);
 	find_instance_macro(b, h->macro);
-	instance_macro_by_defines(b);
+	dsc_instance_macro_by_defines(b);
 	if (!strcmp(fi->type, "hash"))
 		find_digest_bits(b);
 	instance_digest(b);
@@ -1741,7 +1195,7 @@ static void finish_found(const struct scan *sc, struct inst_builder *b,
 	fi->enabled = cand_type_supported(cand_type_find(fi->type)) &&
 		      strcmp(fi->variant, "additional");
 	find_kat(fi, &sc->all);
-	char *err = ambiguous_header(b, &sc->d->notes);
+	char *err = dsc_ambiguous_header(b, &sc->d->notes);
 	if (err && !sc->d->error)
 		sc->d->error = err;
 	else
@@ -1772,9 +1226,9 @@ static void add_by_level_files(const struct split *sp, const struct strlist *fil
 				sl_remove(&v.sources, files->items[k]);
 		free(v.level);
 		v.level = level_token(files, i);
-		why(&v, "parameter set '%s': its own source %s%s%s", v.level, files->items[i],
+		dsc_why(&v, "parameter set '%s': its own source %s%s%s", v.level, files->items[i],
 		    shared ? ", which #includes the shared " : "", shared ? shared : "");
-		apply_build_facts(sp->b, sp->bf, files->items[i], NULL);
+		dsc_apply_build_facts(sp->b, sp->bf, files->items[i], NULL);
 		finish_found(sp->sc, sp->b, sp->h, sp->label_base, 0);
 	}
 }
@@ -1790,25 +1244,12 @@ static void add_by_targets(const struct split *sp, const struct build_rule **tar
 		sp->b->fi = &v;
 		free(v.level);
 		v.level = level_token(&names, i);
-		why(&v, "parameter set '%s': build target %s, whose defines differ from the "
+		dsc_why(&v, "parameter set '%s': build target %s, whose defines differ from the "
 		    "other targets'", v.level, targets[i]->target);
-		apply_build_facts(sp->b, sp->bf, NULL, targets[i]);
+		dsc_apply_build_facts(sp->b, sp->bf, NULL, targets[i]);
 		finish_found(sp->sc, sp->b, sp->h, sp->label_base, 0);
 	}
 	sl_free(&names);
-}
-
-/* Do the link targets select parameter sets: two or more, each with
- * defines of its own, no two alike? */
-static int targets_split(const struct build_rule **targets, size_t n)
-{
-	if (n < 2)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = 0; k < i; k++)
-			if (same_defines(targets[i], targets[k]))
-				return 0;
-	return 1;
 }
 
 /* The instance (or instances: one per parameter set) of folder dir, with
@@ -1838,20 +1279,20 @@ static void add_found(const struct scan *sc, const char *dir, const struct code_
 	if (!level_files.n)
 		duplicate_definitions(&b, &level_files);
 	struct build_facts bf = { 0 };
-	read_build_facts(sc, dir, &bf, &base);
+	dsc_read_build_facts(sc, dir, &bf, &base);
 	const struct build_rule **targets = xcalloc(bf.n_rules + 1, sizeof(*targets));
-	size_t n_targets = target_rules(&b, &bf, targets);
+	size_t n_targets = dsc_target_rules(&b, &bf, targets);
 	char *folder_base = label_for(dir, NULL, 1, sc->fallback_label);
 	struct split sp = { sc, h, &b, &base, &bf, folder_base };
 	if (level_files.n) {
 		add_by_level_files(&sp, &level_files, shared);
-	} else if (targets_split(targets, n_targets)) {
+	} else if (dsc_targets_split(targets, n_targets)) {
 		add_by_targets(&sp, targets, n_targets);
 	} else {
 		/* one parameter set; a level folder's is named after its parent */
 		struct found_instance v = clone_found(&base);
 		b.fi = &v;
-		apply_build_facts(&b, &bf, NULL, NULL);
+		dsc_apply_build_facts(&b, &bf, NULL, NULL);
 		char *parent = path_dirname(dir);
 		char *level_base = label_for(parent, NULL, 1, sc->fallback_label);
 		finish_found(sc, &b, h, level_base, 1);
