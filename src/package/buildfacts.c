@@ -24,6 +24,8 @@
 static void fact_push(struct build_fact **v, size_t *n, enum fact_kind kind, const char *value,
 		      const char *origin)
 {
+	if (!*value)
+		return; /* "" from an unterminated quote: states nothing */
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].kind == kind && !strcmp((*v)[i].value, value))
 			return; /* the first statement names where it came from */
@@ -191,7 +193,14 @@ struct mk {
 	const char *file;
 	struct mk_var *vars;
 	size_t n_vars;
+	/* the variables being expanded: one that refers to itself, which make
+	 * refuses, expands to nothing here */
+	const struct mk_var *active[MAX_EXPANSION_DEPTH];
+	int n_active;
+	size_t words_out; /* words produced so far: bounded against blow-ups */
 };
+
+#define MAX_EXPANDED_WORDS 20000
 
 static struct mk_var *mk_var_find(struct mk *m, const char *name, size_t len)
 {
@@ -210,10 +219,15 @@ static void mk_expand_var(struct mk *m, const char *name, size_t len, int depth,
 			  struct words *out)
 {
 	struct mk_var *v = mk_var_find(m, name, len);
-	if (!v || depth >= MAX_EXPANSION_DEPTH)
+	if (!v || depth >= MAX_EXPANSION_DEPTH || m->n_active >= MAX_EXPANSION_DEPTH)
 		return;
-	for (size_t i = 0; i < v->value.n; i++)
+	for (int i = 0; i < m->n_active; i++)
+		if (m->active[i] == v)
+			return;
+	m->active[m->n_active++] = v;
+	for (size_t i = 0; i < v->value.n && m->words_out < MAX_EXPANDED_WORDS; i++)
 		mk_expand_into(m, v->value.v[i].text, v->value.v[i].origin, depth + 1, out);
+	m->n_active--;
 }
 
 /* Where the $( or ${ at p ends (the matching bracket), or NULL. */
@@ -236,7 +250,10 @@ static const char *var_end(const char *p)
 static void mk_expand_into(struct mk *m, const char *text, const char *origin, int depth,
 			   struct words *out)
 {
+	if (m->words_out >= MAX_EXPANDED_WORDS)
+		return;
 	if (!strchr(text, '$')) {
+		m->words_out++;
 		words_push(out, xstrdup(text), origin);
 		return;
 	}
@@ -273,6 +290,7 @@ static void mk_expand_into(struct mk *m, const char *text, const char *origin, i
 	struct words parts = { 0 };
 	split_words(joined, origin, &parts);
 	for (size_t i = 0; i < parts.n; i++) {
+		m->words_out++;
 		words_push(out, parts.v[i].text, origin);
 		free(parts.v[i].origin);
 	}
@@ -394,6 +412,7 @@ static void mk_recipe(struct mk_parse *ps, const char *line, const char *origin)
 	struct words raw = { 0 }, w = { 0 };
 	split_words(line, origin, &raw);
 	if (runs_compiler(&raw) && ps->targets.n && !build_target_ignored(ps->targets.items[0])) {
+		ps->m.words_out = 0; /* the bound is per line */
 		for (size_t i = 0; i < raw.n; i++)
 			mk_expand_into(&ps->m, raw.v[i].text, raw.v[i].origin, 0, &w);
 		struct build_rule *r = rule_new(ps->out, ps->targets.items[0]);
@@ -424,6 +443,7 @@ static void mk_rule(struct mk_parse *ps, char *line, char *colon, const char *or
 		/* target-specific variable: its words are facts of the target */
 		struct words w = { 0 }, raw = { 0 };
 		split_words(eq + 1, origin, &raw);
+		ps->m.words_out = 0; /* the bound is per line */
 		for (size_t i = 0; i < raw.n; i++)
 			mk_expand_into(&ps->m, raw.v[i].text, raw.v[i].origin, 0, &w);
 		for (size_t k = 0; k < ps->targets.n; k++) {
@@ -439,6 +459,7 @@ static void mk_rule(struct mk_parse *ps, char *line, char *colon, const char *or
 	}
 	struct words pre = { 0 }, raw = { 0 };
 	split_words(rest, origin, &raw);
+	ps->m.words_out = 0;
 	for (size_t i = 0; i < raw.n; i++)
 		mk_expand_into(&ps->m, raw.v[i].text, raw.v[i].origin, 0, &pre);
 	for (size_t i = 0; i < pre.n; i++)
@@ -480,6 +501,7 @@ static void parse_makefile(const char *name, const char *text, struct build_fact
 		};
 		for (const char *const *v = implicit; *v; v++) {
 			struct words w = { 0 };
+			ps.m.words_out = 0;
 			mk_expand_var(&ps.m, *v, strlen(*v), 0, &w);
 			facts_of_words(&w, &out->global, &out->n_global, NULL, NULL);
 			words_free(&w);
@@ -656,6 +678,7 @@ static void parse_cmake(const char *name, const char *text, struct build_facts *
 		char *origin = xasprintf("%s:%d", name, start);
 		struct words raw = { 0 }, args = { 0 };
 		split_words(clean.buf ? clean.buf : "", origin, &raw);
+		c.vars.words_out = 0;
 		for (size_t i = 0; i < raw.n; i++)
 			mk_expand_into(&c.vars, raw.v[i].text, raw.v[i].origin, 0, &args);
 		cm_command(&c, cmd, &args, origin);

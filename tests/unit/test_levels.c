@@ -355,6 +355,13 @@ static void test_makefile_facts(void **state)
 		assert_null(fact(f.rules[i].facts, f.rules[i].n_facts, FACT_DEFINE, "NOT_A_FACT"));
 	build_facts_free(&f);
 
+	/* a variable that refers to itself (make refuses it) expands once */
+	build_facts_parse("Makefile", "CFLAGS = -DA $(CFLAGS) $(CFLAGS) $(CFLAGS)\n"
+			  "k: k.c\n\t$(CC) $(CFLAGS) -o k k.c\n", &f);
+	assert_int_equal(f.n_rules, 1);
+	assert_int_equal(f.rules[0].n_facts, 1);
+	build_facts_free(&f);
+
 	/* implicit rules only: the flag variables are the facts */
 	build_facts_parse("Makefile", "CPPFLAGS += -DUSE_X\nLDLIBS = -lm\nkem: kem.o\n", &f);
 	assert_non_null(fact(f.global, f.n_global, FACT_DEFINE, "USE_X"));
