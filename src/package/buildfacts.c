@@ -24,8 +24,12 @@
 static void fact_push(struct build_fact **v, size_t *n, enum fact_kind kind, const char *value,
 		      const char *origin)
 {
-	if (!*value)
-		return; /* "" from an unterminated quote: states nothing */
+	size_t len = strlen(value);
+	if (!len || isspace((unsigned char)value[0]) || isspace((unsigned char)value[len - 1]))
+		return; /* "" from an unterminated quote, or blanks candidate.conf cannot keep */
+	for (const char *p = value; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return; /* a control character: not a value a compile line can carry */
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].kind == kind && !strcmp((*v)[i].value, value))
 			return; /* the first statement names where it came from */
