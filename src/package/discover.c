@@ -473,7 +473,9 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 			if (!sl_contains(&b->fi->include_dirs, hdir))
 				sl_push(&b->fi->include_dirs, hdir);
 			free(hdir);
-		} else if (is_source_name(base) && !excluded_source_name(base)) {
+		} else if (is_source_name(base) && excluded_source_name(base)) {
+			dsc_why(b->fi, "not compiled: %s (a KAT driver, test or benchmark by its name)", mine);
+		} else if (is_source_name(base)) {
 			char *abs = path_join(b->root, rel);
 			char *text = dsc_read_small(abs);
 			if (text && !source_defines_main(text)) {
@@ -482,6 +484,9 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 					b->fi->own_drng = 1;
 				if (!strcasecmp(base, "auxfunc.c"))
 					b->fi->own_auxfunc = 1;
+			} else {
+				dsc_why(b->fi, "not compiled: %s (%s)", mine,
+					text ? "defines main(): a program of its own" : "unreadable or too large");
 			}
 			free(text);
 			free(abs);

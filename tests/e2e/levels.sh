@@ -85,6 +85,7 @@ has "$tmp/out" "include folders, in order (1): ."
 has "$tmp/out" "from the build files: lib -lgmp: Implementations/Reference_Implementation/FileLevel/Makefile:4"
 has "$tmp/out" "why: not compiled on its own: api.c (#included by api_160.c, api_96.c; it has an #error guard)"
 has "$tmp/out" "why: KAT file Test_Vectors/96/KAT_KEM_AlgorithmInstance.txt"
+has "$tmp/out" "why: not compiled: bench_levels.c (a KAT driver, test or benchmark by its name)"
 run 0 "$ngcc" -C "$ws" add "$fix/IncPathKEM" --id incpath --force --explain
 has "$tmp/out" "include folders, in order (5): . .. ../../ref/48 ../../../Lib/drng ../../../Lib/auxfunc"
 has "$tmp/out" "why: drng.c: the package's own copy in the library folder 'Implementations/Lib/drng'"
