@@ -421,7 +421,6 @@ static int is_identifier(const char *v)
 
 /* ---- one instance ---- */
 
-
 /* The part of rel inside folder dir ("." is the package root), or NULL. */
 const char *dsc_inside(const char *rel, const char *dir)
 {
@@ -845,7 +844,6 @@ static char *label_for(const char *dir, const char *instance, int placeholder,
 	free(d);
 	return label;
 }
-
 
 /* Where an instance's code comes from besides its own folder. */
 struct code_plan {

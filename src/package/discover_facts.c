@@ -19,7 +19,6 @@
 
 /* ---- ALGORITHM_INSTANCE under #if ---- */
 
-
 /* The value of macro `name` among -D defines ("1" for a bare NAME), or NULL. */
 static const char *define_value(const struct strlist *defines, const char *name, size_t len)
 {
@@ -201,9 +200,8 @@ static void build_file_dirs(const char *source_dir, struct strlist *out)
 	free(d);
 }
 
-
 void dsc_read_build_facts(const struct scan *sc, const char *source_dir, struct build_facts *bf,
-			     struct found_instance *fi)
+			  struct found_instance *fi)
 {
 	struct strlist dirs = STRLIST_INIT;
 	build_file_dirs(source_dir, &dirs);
@@ -378,7 +376,7 @@ static int rule_selects(const struct inst_builder *b, const struct build_facts *
 
 /* The link rules whose defines select a parameter set. */
 size_t dsc_target_rules(const struct inst_builder *b, const struct build_facts *bf,
-			   const struct build_rule **out)
+			const struct build_rule **out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < bf->n_rules; i++)
@@ -403,7 +401,7 @@ static int same_defines(const struct build_rule *a, const struct build_rule *b)
  * its own source (file-per-level), target: its own build target
  * (target-per-level), both NULL for a lone instance. */
 void dsc_apply_build_facts(struct inst_builder *b, const struct build_facts *bf,
-			      const char *level_file, const struct build_rule *target)
+			   const char *level_file, const struct build_rule *target)
 {
 	for (size_t i = 0; i < bf->n_global; i++)
 		apply_fact(b, &bf->global[i], 0, "");
