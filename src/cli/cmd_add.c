@@ -1,6 +1,6 @@
 /*
  * cmd_add.c — `ngcc-perf add PACKAGE [--id ID] [--kat-manifest FILE]
- * [--patch FILE]... [--force]`: the options of `add` (package/ingest.h).
+ * [--patch FILE]... [--force] [--explain]`: the options of `add` (package/ingest.h).
  */
 #include "cli/cli.h"
 #include "package/ingest.h"
@@ -15,13 +15,14 @@ struct add_opts {
 	const char *manifest;
 	int force;
 	struct strlist patches;   /* as given */
+	int explain;
 };
 
 static void add_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ngcc-perf [-C DIR] add PACKAGE [--id ID] [--kat-manifest FILE]\n"
-		"                             [--patch FILE]... [--force]\n"
+		"                             [--patch FILE]... [--force] [--explain]\n"
 		"\n"
 		"Ingest an NGCC submission package (a folder, or a .zip/.rar/.7z/.tar\n"
 		"archive) into the workspace: copy or unpack it into\n"
@@ -45,12 +46,17 @@ static void add_usage(FILE *out)
 		"                      '..', links and hunks that do not match exactly\n"
 		"                      are refused\n"
 		"  --force             replace an existing candidate with the same id\n"
+		"  --explain           print, per instance, what discovery saw and chose:\n"
+		"                      its files, include folders, defines and libraries\n"
+		"                      (with the build-file line each came from), KAT file\n"
+		"                      and why\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Relative paths are taken from the workspace (-C), then from the\n"
 		"current directory.  Exit: 0 added; 2 usage or refused; 3 bad package,\n"
 		"manifest or patch (no implementation, unreadable archive, path escape,\n"
-		"a patch that does not apply); 4 system error.\n");
+		"a header in two include folders of one instance, a patch that does not\n"
+		"apply); 4 system error.\n");
 }
 
 /* Like git -C, relative paths are taken from the workspace; a path that
@@ -76,6 +82,7 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 		{ "kat-manifest", required_argument, NULL, 'k' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "patch", required_argument, NULL, 'p' },
+		{ "explain", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -93,6 +100,9 @@ static int parse_add_args(int argc, char **argv, struct add_opts *o)
 			break;
 		case 'p':
 			sl_push(&o->patches, optarg);
+			break;
+		case 'e':
+			o->explain = 1;
 			break;
 		case 'h':
 			add_usage(stdout);
@@ -147,8 +157,10 @@ int cmd_add(int argc, char **argv, const struct cli_ctx *ctx)
 	char *manifest = o.manifest ? resolve_input(ctx, o.manifest) : NULL;
 	rc = resolve_patches(ctx, &o.patches, &patches);
 	if (!rc) {
-		struct add_request r = { ctx->workspace, pkg, o.id, manifest, o.force,
-					 (const char *const *)patches.items, patches.n };
+		struct add_request r = { .workspace = ctx->workspace, .package = pkg, .id = o.id,
+					 .manifest = manifest, .force = o.force,
+					 .patches = (const char *const *)patches.items,
+					 .n_patches = patches.n, .explain = o.explain };
 		rc = package_add(&r);
 	}
 	sl_free(&patches);

@@ -820,6 +820,7 @@ static void kat_candidate(const struct kat_gate_opts *o, const char *id,
 		free(u.stem);
 		free(u.key);
 	}
+	gate_report_equal_sizes(o->workspace, id, &conf);
 	free(manifest);
 	json_decref(doc);
 out:

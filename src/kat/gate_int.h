@@ -105,4 +105,9 @@ int gate_test_hash(const struct kat_unit *u, const char *library, json_t *entry,
 /* A kat_unit's live progress line (tty) as the child reports PROGRESS. */
 void gate_progress_feed(void *arg, const char *data, size_t len);
 
+/* gate_sizes.c: warn about two instances of the candidate, same type and
+ * variant, whose KAT logs show the same sizes from the getters. */
+void gate_report_equal_sizes(const char *workspace, const char *id,
+			     const struct candidate_conf *conf);
+
 #endif

@@ -68,6 +68,7 @@ static void instance_free(struct instance_conf *in)
 	sl_free(&in->libs);
 	free(in->kat_reference);
 	sl_free(&in->kat_files);
+	sl_free(&in->origins);
 }
 
 void conf_free(struct candidate_conf *c)
@@ -569,6 +570,8 @@ static void put_list(struct strbuf *sb, const char *key, const struct strlist *s
 static void put_instance(struct strbuf *sb, const struct instance_conf *in)
 {
 	sb_addf(sb, "\n[instance %s]\n", in->label);
+	for (size_t i = 0; i < in->origins.n; i++)
+		sb_addf(sb, "# %s\n", in->origins.items[i]);
 	put(sb, "type", in->type);
 	put(sb, "variant", in->variant);
 	put(sb, "instance", in->instance);

@@ -70,6 +70,8 @@ struct instance_conf {
 	int digest_bits;    /* hash: DIGEST_BIT_LENGTH; 0 = not known */
 	struct strlist kat_files; /* hash: the submitted KAT files */
 	int enabled;
+	struct strlist origins;   /* written as '# ' comment lines: where `add`
+				     found the defines and libs (not read back) */
 };
 
 /* A patch applied by `add` (package/patch.h). */

@@ -11,8 +11,12 @@
 #include "package/discover.h"
 
 #include "method/types.h"
+#include "package/buildfacts.h"
+#include "package/cscan.h"
+#include "package/discover_int.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +41,7 @@ static int starts_ci(const char *s, const char *prefix)
 }
 
 /* "Reference_Implementation", "Optimized Implementations", ... */
-static int container_like(const char *name)
+int dsc_container_like(const char *name)
 {
 	return (starts_ci(name, "reference") || starts_ci(name, "optimi") ||
 		starts_ci(name, "additional")) && strcasestr(name, "implementation");
@@ -63,7 +67,7 @@ static int generic_dir(const char *name)
 		"avx2", "avx", "common", "src", "source", "sources", "include", "inc",
 		"api", "code", "implementation", "implementations", NULL
 	};
-	return name_in(name, generic) || container_like(name);
+	return name_in(name, generic) || dsc_container_like(name);
 }
 
 static int header_subdir(const char *name)
@@ -256,7 +260,7 @@ static const char *type_from_header_name(const char *name)
 
 /* ---- files ---- */
 
-static char *read_small(const char *path)
+char *dsc_read_small(const char *path)
 {
 	struct stat st;
 	char *data = NULL;
@@ -361,7 +365,7 @@ static char *parse_define(const char *text, const char *name)
 }
 
 /* The first `#define ALGORITHM_INSTANCE "..."` outside comment lines. */
-static char *parse_instance_macro(const char *text)
+char *dsc_parse_instance_macro(const char *text)
 {
 	char *v = parse_define(text, "ALGORITHM_INSTANCE");
 	char *s = NULL;
@@ -376,8 +380,8 @@ static char *parse_instance_macro(const char *text)
 
 static char *instance_macro_in_file(const char *path)
 {
-	char *text = read_small(path);
-	char *v = text ? parse_instance_macro(text) : NULL;
+	char *text = dsc_read_small(path);
+	char *v = text ? dsc_parse_instance_macro(text) : NULL;
 	free(text);
 	return v;
 }
@@ -417,16 +421,8 @@ static int is_identifier(const char *v)
 
 /* ---- one instance ---- */
 
-struct inst_builder {
-	const char *root;
-	const struct strlist *all;   /* every file of the package */
-	struct found_instance *fi;
-	char *abs_dir;               /* root/source_dir */
-	struct strlist headers;      /* relative to source_dir */
-};
-
 /* The part of rel inside folder dir ("." is the package root), or NULL. */
-static const char *inside(const char *rel, const char *dir)
+const char *dsc_inside(const char *rel, const char *dir)
 {
 	if (!strcmp(dir, "."))
 		return rel;
@@ -436,37 +432,60 @@ static const char *inside(const char *rel, const char *dir)
 
 static int under(const char *rel, const char *dir)
 {
-	return inside(rel, dir) && strcmp(rel, dir);
+	return dsc_inside(rel, dir) && strcmp(rel, dir);
 }
 
 /* Add the sources and header folders of dir (root-relative) to the
  * instance, written relative to the instance folder (prefix "../common/"
  * for a shared sibling). */
-static void collect_code(struct inst_builder *b, const char *dir)
+static int any_folder_named(const char *inner, const struct strlist *names)
+{
+	if (!names || !names->n)
+		return 0;
+	char *copy = xstrdup(inner);
+	int hit = 0;
+	char *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save), *next; c; c = next) {
+		next = strtok_r(NULL, "/", &save);
+		if (next && sl_contains(names, c))
+			hit = 1;
+	}
+	free(copy);
+	return hit;
+}
+
+static void collect_code_skip(struct inst_builder *b, const char *dir, const struct strlist *skip)
 {
 	char *prefix = path_relative(b->fi->source_dir, dir);
 	for (size_t i = 0; i < b->all->n; i++) {
 		const char *rel = b->all->items[i];
-		const char *inner = inside(rel, dir);
-		if (!inner || any_component_junk(inner))
+		const char *inner = dsc_inside(rel, dir);
+		if (!inner || any_component_junk(inner) || any_folder_named(inner, skip))
 			continue;
 		const char *base = path_basename(inner);
-		char *mine = strcmp(prefix, ".") ? path_join(prefix, inner) : xstrdup(inner);
+		/* normalised: a level folder reached from its parent (common/48 from
+		 * common/) is the instance folder itself, not "../48" */
+		char *mine = strcmp(prefix, ".") ? path_relative(b->fi->source_dir, rel) : xstrdup(inner);
 		if (str_ends_with_ci(base, ".h")) {
-			sl_push(&b->headers, mine);
+			sl_push(&b->fi->headers, mine);
 			char *hdir = path_dirname(mine);
 			if (!sl_contains(&b->fi->include_dirs, hdir))
 				sl_push(&b->fi->include_dirs, hdir);
 			free(hdir);
-		} else if (is_source_name(base) && !excluded_source_name(base)) {
+		} else if (is_source_name(base) && excluded_source_name(base)) {
+			dsc_why(b->fi, "not compiled: %s (a KAT driver, test or benchmark by its name)", mine);
+		} else if (is_source_name(base)) {
 			char *abs = path_join(b->root, rel);
-			char *text = read_small(abs);
+			char *text = dsc_read_small(abs);
 			if (text && !source_defines_main(text)) {
 				sl_push(&b->fi->sources, mine);
 				if (!strcasecmp(base, "drng.c"))
 					b->fi->own_drng = 1;
 				if (!strcasecmp(base, "auxfunc.c"))
 					b->fi->own_auxfunc = 1;
+			} else {
+				dsc_why(b->fi, "not compiled: %s (%s)", mine,
+					text ? "defines main(): a program of its own" : "unreadable or too large");
 			}
 			free(text);
 			free(abs);
@@ -476,11 +495,20 @@ static void collect_code(struct inst_builder *b, const char *dir)
 	free(prefix);
 }
 
+static void collect_code(struct inst_builder *b, const char *dir)
+{
+	collect_code_skip(b, dir, NULL);
+}
+
 /* Content hash of what would be compiled: relative names and file hashes. */
 static void instance_digest(struct inst_builder *b)
 {
 	struct strlist lines = STRLIST_INIT;
-	const struct strlist *lists[] = { &b->fi->sources, &b->headers };
+	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
+	for (size_t i = 0; i < b->fi->defines.n; i++)
+		sl_push_owned(&lines, xasprintf("-D%s\n", b->fi->defines.items[i]));
+	for (size_t i = 0; i < b->fi->libs.n; i++)
+		sl_push_owned(&lines, xasprintf("%s\n", b->fi->libs.items[i]));
 	for (size_t l = 0; l < 2; l++)
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			char *abs = path_join(b->abs_dir, lists[l]->items[i]);
@@ -503,8 +531,8 @@ static void instance_digest(struct inst_builder *b)
 static void find_instance_macro(struct inst_builder *b, const char *api_macro)
 {
 	b->fi->instance = api_macro ? xstrdup(api_macro) : NULL;
-	for (size_t i = 0; i < b->headers.n && !b->fi->instance; i++) {
-		char *h = path_join(b->abs_dir, b->headers.items[i]);
+	for (size_t i = 0; i < b->fi->headers.n && !b->fi->instance; i++) {
+		char *h = path_join(b->abs_dir, b->fi->headers.items[i]);
 		b->fi->instance = instance_macro_in_file(h);
 		free(h);
 	}
@@ -515,12 +543,12 @@ static void find_instance_macro(struct inst_builder *b, const char *api_macro)
 static char *define_in_headers(struct inst_builder *b, const char *api_header, const char *name)
 {
 	char *v = NULL;
-	for (size_t i = 0; i <= b->headers.n && !v; i++) {
-		const char *rel = i == 0 ? api_header : b->headers.items[i - 1];
+	for (size_t i = 0; i <= b->fi->headers.n && !v; i++) {
+		const char *rel = i == 0 ? api_header : b->fi->headers.items[i - 1];
 		if (!rel || (i > 0 && api_header && !strcmp(rel, api_header)))
 			continue;
 		char *h = path_join(b->abs_dir, rel);
-		char *text = read_small(h);
+		char *text = dsc_read_small(h);
 		v = text ? parse_define(text, name) : NULL;
 		free(text);
 		free(h);
@@ -587,7 +615,9 @@ static int kat_score(const struct found_instance *fi, const char *rel, const cha
 	const char *stem = base + strlen(prefix);
 	size_t stem_len = strlen(stem) - 4;
 	char *parent = path_dirname(rel);
-	int parent_is_label = !strcasecmp(path_basename(parent), label);
+	const char *pb = path_basename(parent);
+	int parent_is_label = !strcasecmp(pb, label) ||
+			      (fi->level && loose_equal(fi->level, pb, strlen(pb)));
 	free(parent);
 	int score = 0;
 	if (fi->instance && strlen(fi->instance) == stem_len && !strncmp(stem, fi->instance, stem_len))
@@ -614,20 +644,52 @@ static int kat_score(const struct found_instance *fi, const char *rel, const cha
 	return score;
 }
 
+/* Why kat_score liked a file, in words. */
+static const char *kat_reason(const struct found_instance *fi, const char *rel, const char *label)
+{
+	const char *base = path_basename(rel);
+	char *parent = path_dirname(rel);
+	const char *pb = path_basename(parent);
+	int by_folder = !strcasecmp(pb, label) || (fi->level && loose_equal(fi->level, pb, strlen(pb)));
+	free(parent);
+	if (fi->instance && strcasestr(base, fi->instance) && !fi->placeholder)
+		return "its name ends in ALGORITHM_INSTANCE";
+	if (by_folder && fi->placeholder)
+		return "ALGORITHM_INSTANCE is the placeholder, and the file's folder is named after "
+		       "the parameter set";
+	if (by_folder)
+		return "its folder is named after the parameter set";
+	if (fi->instance && strcasestr(base, fi->instance))
+		return "its name ends in ALGORITHM_INSTANCE (the template's placeholder)";
+	return "its name is the label";
+}
+
 /* The package file that fits the instance best as <prefix>*.txt (NULL). */
-static char *best_kat(const struct found_instance *fi, const struct strlist *all,
+static char *best_kat(struct found_instance *fi, const struct strlist *all,
 		      const char *prefix)
 {
 	char *label = folder_label(fi), *found = NULL;
 	int best = 0;
+	struct strlist ties = STRLIST_INIT;
 	for (size_t i = 0; i < all->n; i++) {
 		int s = kat_score(fi, all->items[i], label, prefix);
 		if (s > best) {
 			best = s;
 			free(found);
 			found = xstrdup(all->items[i]);
+			sl_free(&ties);
+		} else if (s && s == best) {
+			sl_push(&ties, all->items[i]);
 		}
 	}
+	if (found)
+		sl_push_owned(&fi->why, xasprintf("KAT file %s: %s%s%s", found, kat_reason(fi, found, label),
+						  ties.n ? "; as good a fit, not chosen: " : "",
+						  ties.n ? ties.items[0] : ""));
+	else
+		sl_push_owned(&fi->why, xasprintf("no %s*.txt file fits ALGORITHM_INSTANCE, the label "
+						  "or the parameter set's folder", prefix));
+	sl_free(&ties);
 	free(label);
 	return found;
 }
@@ -694,7 +756,7 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 		    !strcasecmp(base, "drng.h") || !strcasecmp(base, "auxfunc.h"))
 			continue;
 		char *abs = path_join(root, rel);
-		char *text = read_small(abs);
+		char *text = dsc_read_small(abs);
 		free(abs);
 		if (!text)
 			continue;
@@ -707,7 +769,7 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 			h->rel = xstrdup(rel);
 			h->type = pr.type ? pr.type : by_name;
 			h->named = by_name != NULL;
-			h->macro = parse_instance_macro(text);
+			h->macro = dsc_parse_instance_macro(text);
 		}
 		free(text);
 	}
@@ -716,8 +778,8 @@ static void find_api_headers(const char *root, const struct strlist *all, struct
 static int dir_has_sources(const struct strlist *all, const char *dir)
 {
 	for (size_t i = 0; i < all->n; i++)
-		if (inside(all->items[i], dir) && is_source_name(all->items[i]) &&
-		    !any_component_junk(inside(all->items[i], dir)))
+		if (dsc_inside(all->items[i], dir) && is_source_name(all->items[i]) &&
+		    !any_component_junk(dsc_inside(all->items[i], dir)))
 			return 1;
 	return 0;
 }
@@ -729,7 +791,7 @@ static void subdirs_with_files(const struct strlist *all, const char *parent,
 			       struct strlist *out)
 {
 	for (size_t i = 0; i < all->n; i++) {
-		const char *inner = inside(all->items[i], parent);
+		const char *inner = dsc_inside(all->items[i], parent);
 		const char *slash = inner ? strchr(inner, '/') : NULL;
 		if (!slash)
 			continue;
@@ -783,35 +845,349 @@ static char *label_for(const char *dir, const char *instance, int placeholder,
 	return label;
 }
 
-struct scan {
-	const char *root;
-	const char *fallback_label;
-	struct strlist all;
+/* Where an instance's code comes from besides its own folder. */
+struct code_plan {
+	struct strlist roots;   /* root-relative folders whose code is compiled too */
+	struct strlist skip;    /* folder names left out (the other levels) */
+	const char *variant;    /* NULL: from the instance folder's path */
+	const char *level;      /* the level folder's name, or NULL */
+	struct strlist why;
 };
 
-static void add_found(struct discovery *d, const struct scan *sc,
-		      const char *dir, const char *common, const struct api_header *h)
+static void code_plan_free(struct code_plan *p)
+{
+	sl_free(&p->roots);
+	sl_free(&p->skip);
+	sl_free(&p->why);
+}
+
+void dsc_why(struct found_instance *fi, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sl_push_owned(&fi->why, xvasprintf(fmt, ap));
+	va_end(ap);
+}
+
+static void copy_strlist(struct strlist *dst, const struct strlist *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		sl_push(dst, src->items[i]);
+}
+
+static char *dup_opt(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void found_free(struct found_instance *fi);
+
+static struct found_instance clone_found(const struct found_instance *src)
+{
+	struct found_instance c = *src;
+	c.label = dup_opt(src->label);
+	c.type = dup_opt(src->type);
+	c.variant = dup_opt(src->variant);
+	c.instance = dup_opt(src->instance);
+	c.source_dir = dup_opt(src->source_dir);
+	c.api_header = dup_opt(src->api_header);
+	c.kat_reference = dup_opt(src->kat_reference);
+	c.digest_expr = dup_opt(src->digest_expr);
+	c.level = dup_opt(src->level);
+	struct strlist *lists[] = { &c.sources, &c.include_dirs, &c.kat_files, &c.headers,
+				    &c.defines, &c.libs, &c.facts, &c.why };
+	const struct strlist *from[] = { &src->sources, &src->include_dirs, &src->kat_files,
+					 &src->headers, &src->defines, &src->libs, &src->facts,
+					 &src->why };
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		memset(lists[i], 0, sizeof(*lists[i]));
+		copy_strlist(lists[i], from[i]);
+	}
+	return c;
+}
+
+static void sl_remove(struct strlist *sl, const char *s)
+{
+	for (size_t i = 0; i < sl->n; i++)
+		if (!strcmp(sl->items[i], s)) {
+			free(sl->items[i]);
+			memmove(&sl->items[i], &sl->items[i + 1], (sl->n - i - 1) * sizeof(char *));
+			sl->n--;
+			return;
+		}
+}
+
+/* A value as one printable line (candidate.conf comments, explain lines). */
+char *dsc_printable(const char *s)
+{
+	char *c = xstrdup(s);
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return c;
+}
+
+/* ---- the package's own ICCS copies in a library folder (Lib/drng/) ---- */
+
+static size_t common_depth(const char *a, const char *b)
+{
+	size_t depth = 0, i = 0;
+	for (; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			depth++;
+	if ((!a[i] && (b[i] == '/' || !b[i])) || (!b[i] && a[i] == '/'))
+		depth++;
+	return depth;
+}
+
+static int inside_instance_dir(const struct scan *sc, const char *folder)
+{
+	for (size_t i = 0; i < sc->instance_dirs.n; i++)
+		if (!strcmp(folder, sc->instance_dirs.items[i]) || under(folder, sc->instance_dirs.items[i]))
+			return 1;
+	return 0;
+}
+
+/* The package's drng.c or auxfunc.c outside every instance folder (a
+ * library folder such as Lib/drng/), nearest to the instance first. */
+static void find_lib_iccs(struct inst_builder *b, const struct scan *sc)
+{
+	static const char *const names[] = { "drng.c", "auxfunc.c" };
+	for (size_t k = 0; k < 2; k++) {
+		if (k == 0 ? b->fi->own_drng : b->fi->own_auxfunc)
+			continue;
+		char *best = NULL;
+		size_t best_depth = 0, ties = 0;
+		for (size_t i = 0; i < sc->all.n; i++) {
+			const char *rel = sc->all.items[i];
+			if (strcasecmp(path_basename(rel), names[k]) || any_component_junk(rel) ||
+			    path_in_bundle_ex(rel, 0) != b->fi->in_bundle)
+				continue;
+			char *folder = path_dirname(rel);
+			if (!inside_instance_dir(sc, folder)) {
+				size_t depth = common_depth(folder, b->fi->source_dir);
+				if (!best || depth > best_depth) {
+					free(best);
+					best = xstrdup(folder);
+					best_depth = depth;
+					ties = 0;
+				} else if (depth == best_depth) {
+					ties++;
+				}
+			}
+			free(folder);
+		}
+		if (!best)
+			continue;
+		collect_code(b, best);
+		dsc_why(b->fi, "%s: the package's own copy in the library folder '%s'%s", names[k], best,
+		    ties ? " (the nearest of several copies; the others are further from the instance)" : "");
+		free(best);
+	}
+}
+
+/* ---- .c files included, not compiled ---- */
+
+/* The package file an `#include "name"` of file `from` (relative to
+ * source_dir) reaches: from's own folder first, then the include folders in
+ * order.  Relative to source_dir (malloc'd), or NULL. */
+static char *resolve_include(const struct inst_builder *b, const char *from, const char *name)
+{
+	char *dir = path_dirname(from);
+	char *cand = strcmp(dir, ".") ? path_join(dir, name) : xstrdup(name);
+	free(dir);
+	char *abs = path_join(b->abs_dir, cand);
+	int ok = path_is_file(abs);
+	free(abs);
+	for (size_t i = 0; !ok && i < b->fi->include_dirs.n; i++) {
+		free(cand);
+		const char *inc = b->fi->include_dirs.items[i];
+		cand = strcmp(inc, ".") ? path_join(inc, name) : xstrdup(name);
+		abs = path_join(b->abs_dir, cand);
+		ok = path_is_file(abs);
+		free(abs);
+	}
+	if (!ok) {
+		free(cand);
+		return NULL;
+	}
+	char *norm = path_relative(".", cand);
+	free(cand);
+	return norm;
+}
+
+char *dsc_read_rel(const struct inst_builder *b, const char *rel)
+{
+	char *abs = path_join(b->abs_dir, rel);
+	char *text = dsc_read_small(abs);
+	free(abs);
+	return text;
+}
+
+/* Sources that another source #includes are compiled only through it: take
+ * them off the source list (they stay in the digest and the header checks).
+ * When two or more sources include the same .c file, each of them is a
+ * parameter set of its own (api_128.c: #define ...; #include "api.c"):
+ * they are returned in level_files. */
+static void drop_included_sources(struct inst_builder *b, struct strlist *level_files,
+				  char **shared)
+{
+	struct strlist included = STRLIST_INIT, by = STRLIST_INIT;
+	for (size_t i = 0; i < b->fi->sources.n; i++) {
+		char *text = dsc_read_rel(b, b->fi->sources.items[i]);
+		struct strlist inc = STRLIST_INIT;
+		if (text)
+			cscan_quoted_includes(text, &inc);
+		for (size_t k = 0; k < inc.n; k++) {
+			if (!is_source_name(inc.items[k]))
+				continue;
+			char *target = resolve_include(b, b->fi->sources.items[i], inc.items[k]);
+			if (target) {
+				sl_push_owned(&included, target);
+				sl_push(&by, b->fi->sources.items[i]);
+			}
+		}
+		sl_free(&inc);
+		free(text);
+	}
+	for (size_t i = 0; i < included.n; i++) {
+		const char *t = included.items[i];
+		if (!sl_contains(&b->fi->sources, t))
+			continue;
+		struct strlist who = STRLIST_INIT;
+		for (size_t k = 0; k < included.n; k++)
+			if (!strcmp(included.items[k], t) && !sl_contains(&who, by.items[k]))
+				sl_push(&who, by.items[k]);
+		char *text = dsc_read_rel(b, t);
+		int guarded = text && cscan_has_error_directive(text);
+		free(text);
+		struct strbuf names = STRBUF_INIT;
+		for (size_t k = 0; k < who.n; k++)
+			sb_addf(&names, "%s%s", k ? ", " : "", who.items[k]);
+		dsc_why(b->fi, "not compiled on its own: %s (#included by %s%s)", t, names.buf,
+		    guarded ? "; it has an #error guard" : "");
+		if (who.n >= 2 && !level_files->n) {
+			copy_strlist(level_files, &who);
+			*shared = xstrdup(t);
+		}
+		sb_free(&names);
+		sl_free(&who);
+		sl_remove(&b->fi->sources, t);
+		if (!sl_contains(&b->fi->headers, t))
+			sl_push(&b->fi->headers, t);
+	}
+	sl_free(&included);
+	sl_free(&by);
+}
+
+/* Sources in one folder that define the same external function cannot be
+ * linked together: each is a parameter set (kem257.c, kem769.c beside the
+ * shared code).  The first such function decides the group. */
+static void duplicate_definitions(struct inst_builder *b, struct strlist *level_files)
+{
+	size_t n = b->fi->sources.n;
+	struct strlist *defs = xcalloc(n ? n : 1, sizeof(*defs));
+	for (size_t i = 0; i < n; i++) {
+		char *text = dsc_read_rel(b, b->fi->sources.items[i]);
+		if (text)
+			cscan_defined_functions(text, &defs[i]);
+		free(text);
+	}
+	for (size_t i = 0; i < n && !level_files->n; i++)
+		for (size_t f = 0; f < defs[i].n && !level_files->n; f++) {
+			const char *fn = defs[i].items[f];
+			char *dir_i = path_dirname(b->fi->sources.items[i]);
+			struct strlist group = STRLIST_INIT;
+			sl_push(&group, b->fi->sources.items[i]);
+			for (size_t k = i + 1; k < n; k++) {
+				char *dir_k = path_dirname(b->fi->sources.items[k]);
+				if (!strcmp(dir_i, dir_k) && sl_contains(&defs[k], fn))
+					sl_push(&group, b->fi->sources.items[k]);
+				free(dir_k);
+			}
+			if (group.n >= 2) {
+				copy_strlist(level_files, &group);
+				dsc_why(b->fi, "%zu sources define %s(): each is a parameter set of its own",
+				    group.n, fn);
+			}
+			sl_free(&group);
+			free(dir_i);
+		}
+	for (size_t i = 0; i < n; i++)
+		sl_free(&defs[i]);
+	free(defs);
+}
+
+/* The part of a file or target name that tells the parameter sets apart:
+ * the stem after the prefix all of them share, cut back to a boundary
+ * (api_128.c, api_192.c: 128, 192; kem257.c, kem769.c: 257, 769). */
+static char *stem_of(const char *name)
+{
+	const char *base = path_basename(name);
+	const char *dot = strrchr(base, '.');
+	return dot && dot != base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+}
+
+static int separator(char c)
+{
+	return c == '_' || c == '-' || c == '.' || c == ' ';
+}
+
+static char *level_token(const struct strlist *names, size_t which)
+{
+	char *mine = stem_of(names->items[which]);
+	size_t common = strlen(mine);
+	for (size_t i = 0; i < names->n; i++) {
+		char *other = stem_of(names->items[i]);
+		size_t k = 0;
+		while (k < common && other[k] == mine[k])
+			k++;
+		common = k;
+		free(other);
+	}
+	while (common && !(separator(mine[common - 1]) ||
+			   !!isalpha((unsigned char)mine[common - 1]) != !!isalpha((unsigned char)mine[common])))
+		common--;
+	const char *t = mine + common;
+	while (separator(*t))
+		t++;
+	char *token = xstrdup(*t ? t : mine);
+	free(mine);
+	return token;
+}
+
+/* ---- an instance ---- */
+
+static char *level_label(const char *base, const char *token, int from_folder)
+{
+	int has_alpha = 0;
+	for (const char *p = token; *p; p++)
+		has_alpha |= isalpha((unsigned char)*p) != 0;
+	if (from_folder && has_alpha)
+		return xstrdup(token);
+	return xasprintf("%s-%s", base, token);
+}
+
+static void push_found(struct discovery *d, struct found_instance *fi)
 {
 	d->inst = xrealloc(d->inst, (d->n + 1) * sizeof(*d->inst));
-	struct found_instance *fi = &d->inst[d->n++];
-	memset(fi, 0, sizeof(*fi));
-	fi->source_dir = xstrdup(dir);
-	fi->type = xstrdup(h->type);
-	fi->variant = xstrdup(variant_of_path(dir));
-	fi->api_header = path_relative(dir, h->rel);
-	fi->in_bundle = path_in_bundle(dir);
-	struct inst_builder b = { .root = sc->root, .all = &sc->all, .fi = fi };
-	b.abs_dir = path_join(sc->root, dir);
-	sl_push(&fi->include_dirs, ".");
-	collect_code(&b, dir);
-	if (common)
-		collect_code(&b, common);
+	d->inst[d->n++] = *fi;
+}
+
+/* Name, digest, KAT file and checks of one finished parameter set. */
+static void finish_found(const struct scan *sc, struct inst_builder *b,
+			 const struct api_header *h, const char *level_base, int level_from_folder)
+{
+	struct found_instance *fi = b->fi;
 	sl_sort(&fi->sources);
-	find_instance_macro(&b, h->macro);
+	find_instance_macro(b, h->macro);
+	dsc_instance_macro_by_defines(b);
 	if (!strcmp(fi->type, "hash"))
-		find_digest_bits(&b);
-	instance_digest(&b);
-	char *label = label_for(dir, fi->instance, fi->placeholder, sc->fallback_label);
+		find_digest_bits(b);
+	instance_digest(b);
+	char *label = fi->level
+		? level_label(level_base, fi->level, level_from_folder)
+		: label_for(fi->source_dir, fi->instance, fi->placeholder, sc->fallback_label);
 	if (!strcmp(fi->variant, "optimized-avx2"))
 		fi->label = xasprintf("%s+avx2", label);
 	else if (!strcmp(fi->variant, "additional"))
@@ -822,8 +1198,117 @@ static void add_found(struct discovery *d, const struct scan *sc,
 	fi->enabled = cand_type_supported(cand_type_find(fi->type)) &&
 		      strcmp(fi->variant, "additional");
 	find_kat(fi, &sc->all);
+	char *err = dsc_ambiguous_header(b, &sc->d->notes);
+	if (err && !sc->d->error)
+		sc->d->error = err;
+	else
+		free(err);
+	push_found(sc->d, fi);
+}
+
+/* What one instance folder's parameter sets share while they are split. */
+struct split {
+	const struct scan *sc;
+	const struct api_header *h;
+	struct inst_builder *b;
+	const struct found_instance *base;
+	const struct build_facts *bf;
+	const char *label_base;   /* the folder's label: "<base>-<level>" */
+};
+
+/* One parameter set per level file (api_128.c, kem257.c): the others' files
+ * left out. */
+static void add_by_level_files(const struct split *sp, const struct strlist *files,
+			       const char *shared)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		struct found_instance v = clone_found(sp->base);
+		sp->b->fi = &v;
+		for (size_t k = 0; k < files->n; k++)
+			if (k != i)
+				sl_remove(&v.sources, files->items[k]);
+		free(v.level);
+		v.level = level_token(files, i);
+		dsc_why(&v, "parameter set '%s': its own source %s%s%s", v.level, files->items[i],
+		    shared ? ", which #includes the shared " : "", shared ? shared : "");
+		dsc_apply_build_facts(sp->b, sp->bf, files->items[i], NULL);
+		finish_found(sp->sc, sp->b, sp->h, sp->label_base, 0);
+	}
+}
+
+/* One parameter set per build target with defines of its own. */
+static void add_by_targets(const struct split *sp, const struct build_rule **targets, size_t n)
+{
+	struct strlist names = STRLIST_INIT;
+	for (size_t i = 0; i < n; i++)
+		sl_push(&names, targets[i]->target);
+	for (size_t i = 0; i < n; i++) {
+		struct found_instance v = clone_found(sp->base);
+		sp->b->fi = &v;
+		free(v.level);
+		v.level = level_token(&names, i);
+		dsc_why(&v, "parameter set '%s': build target %s, whose defines differ from the "
+		    "other targets'", v.level, targets[i]->target);
+		dsc_apply_build_facts(sp->b, sp->bf, NULL, targets[i]);
+		finish_found(sp->sc, sp->b, sp->h, sp->label_base, 0);
+	}
+	sl_free(&names);
+}
+
+/* The instance (or instances: one per parameter set) of folder dir, with
+ * the code plan says it draws on too. */
+static void add_found(const struct scan *sc, const char *dir, const struct code_plan *plan,
+		      const struct api_header *h)
+{
+	struct found_instance base;
+	memset(&base, 0, sizeof(base));
+	base.source_dir = xstrdup(dir);
+	base.type = xstrdup(h->type);
+	base.variant = xstrdup(plan->variant ? plan->variant : variant_of_path(dir));
+	base.api_header = path_relative(dir, h->rel);
+	base.in_bundle = path_in_bundle(dir);
+	base.level = dup_opt(plan->level);
+	copy_strlist(&base.why, &plan->why);
+	struct inst_builder b = { .root = sc->root, .all = &sc->all, .fi = &base };
+	b.abs_dir = path_join(sc->root, dir);
+	sl_push(&base.include_dirs, ".");
+	collect_code_skip(&b, dir, &plan->skip);
+	for (size_t i = 0; i < plan->roots.n; i++)
+		collect_code_skip(&b, plan->roots.items[i], &plan->skip);
+	find_lib_iccs(&b, sc);
+	struct strlist level_files = STRLIST_INIT;
+	char *shared = NULL;
+	drop_included_sources(&b, &level_files, &shared);
+	if (!level_files.n)
+		duplicate_definitions(&b, &level_files);
+	struct build_facts bf = { 0 };
+	dsc_read_build_facts(sc, dir, &bf, &base);
+	const struct build_rule **targets = xcalloc(bf.n_rules + 1, sizeof(*targets));
+	size_t n_targets = dsc_target_rules(&b, &bf, targets);
+	char *folder_base = label_for(dir, NULL, 1, sc->fallback_label);
+	struct split sp = { sc, h, &b, &base, &bf, folder_base };
+	if (level_files.n) {
+		add_by_level_files(&sp, &level_files, shared);
+	} else if (dsc_targets_split(targets, n_targets)) {
+		add_by_targets(&sp, targets, n_targets);
+	} else {
+		/* one parameter set; a level folder's is named after its parent */
+		struct found_instance v = clone_found(&base);
+		b.fi = &v;
+		dsc_apply_build_facts(&b, &bf, NULL, NULL);
+		char *parent = path_dirname(dir);
+		char *level_base = label_for(parent, NULL, 1, sc->fallback_label);
+		finish_found(sc, &b, h, level_base, 1);
+		free(level_base);
+		free(parent);
+	}
+	free(folder_base);
+	free(targets);
+	build_facts_free(&bf);
+	sl_free(&level_files);
+	free(shared);
+	found_free(&base);
 	free(b.abs_dir);
-	sl_free(&b.headers);
 }
 
 /* Map headers to instance folders (one per folder, best header wins) and
@@ -853,10 +1338,102 @@ static void group_headers(struct api_header *h, size_t n, struct strlist *dirs,
 				(*chosen)[i] = NULL; /* an inner header of instance j */
 }
 
-static void add_for_dir(struct discovery *d, const struct scan *sc, const char *dir,
-			const struct api_header *h)
+/* Is dir a folder of headers only (no source anywhere below it)? */
+static int header_only(const struct strlist *all, const char *dir)
+{
+	return strcmp(dir, ".") && !dir_has_sources(all, dir);
+}
+
+/* The parameter set is chosen by include path: dir (common/128/) holds
+ * only headers; the code is in its parent (common/) and the parent's
+ * siblings (ref/), each of which may hold a folder of the same name
+ * (ref/128/parameters.h).  The other levels' folders are left out.  One
+ * instance per kind of code sibling (reference, optimized). */
+static int add_level_folder(const struct scan *sc, const char *dir, const struct api_header *h,
+			    struct strlist *consumed)
 {
 	const struct strlist *all = &sc->all;
+	const char *token = path_basename(dir);
+	char *parent = path_dirname(dir), *grand = path_dirname(parent);
+	if (!strcmp(parent, ".")) {
+		free(parent);
+		free(grand);
+		return 0; /* a header folder at the top: no code tree around it */
+	}
+	struct strlist levels = STRLIST_INIT, subs = STRLIST_INIT, sibs = STRLIST_INIT;
+	subdirs_with_files(all, parent, &subs);
+	for (size_t i = 0; i < subs.n; i++)
+		if (strcmp(subs.items[i], dir) && header_only(all, subs.items[i]))
+			sl_push(&levels, path_basename(subs.items[i]));
+	sl_free(&subs);
+	if (strcmp(parent, ".")) {
+		subdirs_with_files(all, grand, &subs);
+		for (size_t i = 0; i < subs.n; i++) {
+			const char *name = path_basename(subs.items[i]);
+			/* a code folder (ref/, avx2/) even when it holds a header
+			 * declaring the API too; never another scheme's instance */
+			if (strcmp(subs.items[i], parent) && !junk_dir(name) &&
+			    dir_has_sources(all, subs.items[i]) &&
+			    (generic_dir(name) || !inside_instance_dir(sc, subs.items[i])))
+				sl_push(&sibs, subs.items[i]);
+		}
+	}
+	if (!sibs.n && !dir_has_sources(all, parent)) {
+		sl_free(&levels);
+		sl_free(&subs);
+		free(parent);
+		free(grand);
+		return 0; /* no code to draw on */
+	}
+	static const char *const variants[] = { "reference", "optimized-avx2", "additional" };
+	int any = 0;
+	for (size_t v = 0; v < 3; v++) {
+		struct code_plan plan = { .level = token };
+		sl_push(&plan.roots, parent);
+		for (size_t i = 0; i < sibs.n; i++)
+			if (!strcmp(variant_of_path(sibs.items[i]), variants[v]))
+				sl_push(&plan.roots, sibs.items[i]);
+		if (plan.roots.n == 1 && (v > 0 || sibs.n)) {
+			code_plan_free(&plan);
+			continue; /* no code of this kind */
+		}
+		plan.variant = variants[v];
+		copy_strlist(&plan.skip, &levels);
+		struct strbuf roots = STRBUF_INIT;
+		for (size_t i = 0; i < plan.roots.n; i++) {
+			sb_addf(&roots, "%s'%s'", i ? ", " : "", plan.roots.items[i]);
+			if (!sl_contains(consumed, plan.roots.items[i]))
+				sl_push(consumed, plan.roots.items[i]);
+		}
+		struct strbuf others = STRBUF_INIT;
+		for (size_t i = 0; i < levels.n; i++)
+			sb_addf(&others, "%s%s", i ? ", " : "", levels.items[i]);
+		sl_push_owned(&plan.why, xasprintf(
+			"parameter set '%s' chosen by include path: '%s' holds only headers; code from "
+			"%s, with each one's '%s' folder; the other levels' folders left out: %s",
+			token, dir, roots.buf, token, levels.n ? others.buf : "none"));
+		sb_free(&others);
+		sb_free(&roots);
+		add_found(sc, dir, &plan, h);
+		code_plan_free(&plan);
+		any = 1;
+	}
+	if (!any) {
+		struct code_plan plan = { 0 };
+		add_found(sc, dir, &plan, h);
+	}
+	sl_free(&levels);
+	sl_free(&subs);
+	sl_free(&sibs);
+	free(parent);
+	free(grand);
+	return 1;
+}
+
+static void add_for_dir(const struct scan *sc, const char *dir, const struct api_header *h)
+{
+	const struct strlist *all = &sc->all;
+	struct code_plan plan = { 0 };
 	if (!strcasecmp(path_basename(dir), "common")) {
 		/* Shared code with the API header; each code sibling is an instance. */
 		char *parent = path_dirname(dir);
@@ -868,17 +1445,28 @@ static void add_for_dir(struct discovery *d, const struct scan *sc, const char *
 			    dir_has_sources(all, subs.items[i]))
 				sl_push(&sibs, subs.items[i]);
 		}
-		for (size_t i = 0; i < sibs.n; i++)
-			add_found(d, sc, sibs.items[i], dir, h);
+		for (size_t i = 0; i < sibs.n; i++) {
+			struct code_plan p = { 0 };
+			sl_push(&p.roots, dir);
+			sl_push_owned(&p.why, xasprintf("code in '%s' with the API header's shared "
+							"folder '%s'", sibs.items[i], dir));
+			add_found(sc, sibs.items[i], &p, h);
+			code_plan_free(&p);
+		}
 		if (!sibs.n)
-			add_found(d, sc, dir, NULL, h);
+			add_found(sc, dir, &plan, h);
 		sl_free(&sibs);
 		sl_free(&subs);
 		free(parent);
 		return;
 	}
 	char *common = common_sibling(all, dir);
-	add_found(d, sc, dir, common, h);
+	if (common) {
+		sl_push(&plan.roots, common);
+		sl_push_owned(&plan.why, xasprintf("code of the shared sibling folder '%s' too", common));
+	}
+	add_found(sc, dir, &plan, h);
+	code_plan_free(&plan);
 	free(common);
 }
 
@@ -905,6 +1493,12 @@ static void found_free(struct found_instance *fi)
 	free(fi->kat_reference);
 	sl_free(&fi->kat_files);
 	free(fi->digest_expr);
+	free(fi->level);
+	sl_free(&fi->headers);
+	sl_free(&fi->defines);
+	sl_free(&fi->libs);
+	sl_free(&fi->facts);
+	sl_free(&fi->why);
 }
 
 static struct found_instance *find_kept(struct discovery *d, size_t upto, const char *label,
@@ -929,6 +1523,16 @@ static void dedupe(struct discovery *d)
 		if (same && !fi->in_bundle && !same->in_bundle && strcmp(same->variant, fi->variant))
 			same = NULL;
 		struct found_instance *clash = find_kept(d, kept, fi->label, NULL);
+		if (same && !fi->in_bundle && !same->in_bundle) {
+			sl_push_owned(&d->notes, xasprintf(
+				"skipped '%s' ('%s'): its sources, headers and defines are those of "
+				"'%s' ('%s'), so it would build the same library; if they are "
+				"different parameter sets, discovery missed what tells them apart: "
+				"set it in candidate.conf", fi->label, fi->source_dir, same->label,
+				same->source_dir));
+			found_free(fi);
+			continue;
+		}
 		if (same) {
 			sl_push_owned(&d->notes, xasprintf("skipped '%s': same sources as '%s'",
 							   fi->source_dir, same->source_dir));
@@ -993,31 +1597,120 @@ static void add_notes(struct discovery *d)
 	}
 }
 
+/* Every KAT file of the package's test vectors is claimed by exactly one
+ * instance of each variant; anything else is a sign of a wrong guess. */
+static void check_kat_claims(struct discovery *d, const struct strlist *all)
+{
+	for (size_t f = 0; f < all->n; f++) {
+		const char *rel = all->items[f];
+		if (!starts_ci(path_basename(rel), "KAT_") || !str_ends_with_ci(rel, ".txt") ||
+		    !in_test_vectors(rel) || path_in_bundle_ex(rel, 0))
+			continue;
+		size_t claims = 0;
+		for (size_t i = 0; i < d->n; i++) {
+			const struct found_instance *fi = &d->inst[i];
+			if (!(fi->kat_reference && !strcmp(fi->kat_reference, rel)) &&
+			    !sl_contains(&fi->kat_files, rel))
+				continue;
+			claims++;
+			for (size_t k = 0; k < i; k++) {
+				const struct found_instance *o = &d->inst[k];
+				if (strcmp(o->variant, fi->variant) ||
+				    (!(o->kat_reference && !strcmp(o->kat_reference, rel)) &&
+				     !sl_contains(&o->kat_files, rel)))
+					continue;
+				sl_push_owned(&d->notes, xasprintf(
+					"KAT file '%s' is claimed by both '%s' and '%s': at most one "
+					"of them can be right (set kat_reference in candidate.conf)",
+					rel, o->label, fi->label));
+			}
+		}
+		if (!claims)
+			sl_push_owned(&d->notes, xasprintf(
+				"KAT file '%s' is claimed by no instance: a parameter set discovery "
+				"missed, or a file for another purpose (intermediate values)?", rel));
+	}
+}
+
+static void explain_list(struct strlist *out, const char *what, const struct strlist *sl)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "  %s (%zu):", what, sl->n);
+	for (size_t i = 0; i < sl->n; i++)
+		sb_addf(&sb, " %s", sl->items[i]);
+	if (!sl->n)
+		sb_adds(&sb, " none");
+	sl_push_owned(out, sb_detach(&sb));
+}
+
+void discovery_explain(const struct found_instance *fi, struct strlist *out)
+{
+	sl_push_owned(out, xasprintf("instance %s (%s, %s)", fi->label, fi->type, fi->variant));
+	sl_push_owned(out, xasprintf("  folder: %s; API header: %s; ALGORITHM_INSTANCE: %s%s",
+				     fi->source_dir, fi->api_header ? fi->api_header : "(none)",
+				     fi->instance ? fi->instance : "(none)",
+				     fi->placeholder ? " (the template's placeholder)" : ""));
+	if (fi->level)
+		sl_push_owned(out, xasprintf("  parameter set: %s", fi->level));
+	explain_list(out, "sources compiled", &fi->sources);
+	explain_list(out, "include folders, in order", &fi->include_dirs);
+	explain_list(out, "defines", &fi->defines);
+	explain_list(out, "libraries", &fi->libs);
+	for (size_t i = 0; i < fi->facts.n; i++)
+		sl_push_owned(out, xasprintf("  from the build files: %s", fi->facts.items[i]));
+	sl_push_owned(out, xasprintf("  ICCS copies: drng %s, auxfunc %s",
+				     fi->own_drng ? "the package's" : "ngcc-perf's",
+				     fi->own_auxfunc ? "the package's" : "ngcc-perf's"));
+	for (size_t i = 0; i < fi->why.n; i++)
+		sl_push_owned(out, xasprintf("  why: %s", fi->why.items[i]));
+}
+
 size_t discover_package(const char *root, const char *fallback_label, struct discovery *d)
 {
 	memset(d, 0, sizeof(*d));
-	struct scan sc = { .root = root, .fallback_label = fallback_label };
+	struct scan sc = { .root = root, .fallback_label = fallback_label, .d = d };
 	walk(root, "", &sc.all);
 	struct api_header *h = NULL;
 	size_t nh = 0;
 	find_api_headers(root, &sc.all, &h, &nh);
-	struct strlist dirs = STRLIST_INIT;
+	struct strlist dirs = STRLIST_INIT, consumed = STRLIST_INIT;
 	struct api_header **chosen = NULL;
 	group_headers(h, nh, &dirs, &chosen);
 	for (size_t i = 0; i < dirs.n; i++)
 		if (chosen[i])
-			add_for_dir(d, &sc, dirs.items[i], chosen[i]);
+			sl_push(&sc.instance_dirs, dirs.items[i]);
+	/* Level folders first: the code folders they draw on are theirs. */
+	int *level = xcalloc(dirs.n ? dirs.n : 1, sizeof(*level));
+	for (size_t i = 0; i < dirs.n; i++)
+		if (chosen[i] && header_only(&sc.all, dirs.items[i]) &&
+		    strcasecmp(path_basename(dirs.items[i]), "common"))
+			level[i] = add_level_folder(&sc, dirs.items[i], chosen[i], &consumed);
+	for (size_t i = 0; i < dirs.n; i++) {
+		if (!chosen[i] || level[i])
+			continue;
+		if (sl_contains(&consumed, dirs.items[i])) {
+			sl_push_owned(&d->notes, xasprintf("'%s' holds an API header but its code is "
+							   "shared by the level folders: not an instance "
+							   "of its own", dirs.items[i]));
+			continue;
+		}
+		add_for_dir(&sc, dirs.items[i], chosen[i]);
+	}
 	dedupe(d);
 	if (d->n > 1)
 		qsort(d->inst, d->n, sizeof(*d->inst), label_cmp);
 	add_notes(d);
+	check_kat_claims(d, &sc.all);
 	for (size_t i = 0; i < nh; i++) {
 		free(h[i].rel);
 		free(h[i].macro);
 	}
 	free(h);
 	free(chosen);
+	free(level);
 	sl_free(&dirs);
+	sl_free(&consumed);
+	sl_free(&sc.instance_dirs);
 	sl_free(&sc.all);
 	return d->n;
 }
@@ -1028,6 +1721,7 @@ void discovery_free(struct discovery *d)
 		found_free(&d->inst[i]);
 	free(d->inst);
 	sl_free(&d->notes);
+	free(d->error);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -1059,6 +1753,9 @@ void discovery_to_conf(const struct discovery *d, struct candidate_conf *c)
 		in->kat_reference = dup_or_null(fi->kat_reference);
 		in->digest_bits = fi->digest_bits;
 		copy_list(&in->kat_files, &fi->kat_files);
+		copy_list(&in->defines, &fi->defines);
+		copy_list(&in->libs, &fi->libs);
+		copy_list(&in->origins, &fi->facts);
 		in->enabled = fi->enabled && fi->sources.n;
 	}
 	if (!c->type && d->n)

@@ -27,24 +27,38 @@ struct found_instance {
 	struct strlist kat_files; /* hash: the files found, relative to the root */
 	int enabled;
 	int in_bundle;      /* lives under Others/, 中文资料/ or similar */
-	char digest[65];    /* content hash of sources and headers */
+	char digest[65];    /* content hash of sources, headers and defines */
+	char *level;        /* the parameter set's own name when the folder holds
+			       several (a level folder, file, or build target) */
+	struct strlist headers;  /* relative to source_dir */
+	struct strlist defines;  /* NAME[=VALUE] from the package's build files */
+	struct strlist libs;     /* -lNAME from the package's build files */
+	struct strlist facts;    /* "define X=1: Makefile:3 (...)": where each came from */
+	struct strlist why;      /* what discovery saw and chose (add --explain) */
 };
 
 struct discovery {
 	struct found_instance *inst;
 	size_t n;
 	struct strlist notes; /* skipped duplicates, unsupported types, ... */
+	char *error;          /* set: the package is refused (a header in two
+				 include folders of one instance, ...) */
 };
 
 /* Scan root (the unpacked package).  fallback_label names an instance whose
  * folders are all generic (ref/, x86_64/, common/) and whose
  * ALGORITHM_INSTANCE is the placeholder: use the algorithm name.  Returns
- * the number of instances kept (enabled or not); 0: no implementation. */
+ * the number of instances kept (enabled or not); 0: no implementation.
+ * d->error set (instances may still be listed): refuse the package. */
 size_t discover_package(const char *root, const char *fallback_label, struct discovery *d);
 void discovery_free(struct discovery *d);
 
 /* Fill conf instances from a discovery (copies). */
 void discovery_to_conf(const struct discovery *d, struct candidate_conf *c);
+
+/* The reasoning of discovery for one instance, as `add --explain` prints
+ * it: lines without a trailing newline, appended to out. */
+void discovery_explain(const struct found_instance *fi, struct strlist *out);
 
 /* Lexical check: does this C source define (or declare at file scope) a
  * function called main?  Comments, strings and char literals are skipped. */

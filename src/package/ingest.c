@@ -75,6 +75,19 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 			       manifest_labels->items[i]);
 }
 
+/* add --explain: what discovery saw and chose, per instance. */
+static void print_explanation(const struct discovery *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct strlist lines = STRLIST_INIT;
+		discovery_explain(&d->inst[i], &lines);
+		printf("\n");
+		for (size_t k = 0; k < lines.n; k++)
+			printf("%s\n", lines.items[k]);
+		sl_free(&lines);
+	}
+}
+
 /* ---- adding ---- */
 
 /* The patches of `add --patch`, applied to stage/source/ before discovery
@@ -139,6 +152,11 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	if (d.error) {
+		ngcc_error("package '%s' refused: %s", pkg, d.error);
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	if (r->manifest) {
 		char *dst = path_join(stage, "kat.sha256");
 		rc = kat_manifest_import(r->manifest, dst, &mlabels);
@@ -164,6 +182,8 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		printf("algorithm name: %s (from %s); pages show it as written in "
 		       "candidates/%s/candidate.conf: edit its 'algorithm =' line to change it\n",
 		       c.algorithm, name_source, id);
+		if (r->explain)
+			print_explanation(&d);
 	}
 out:
 	free(name_source);

@@ -18,6 +18,7 @@ struct add_request {
 	int force;               /* replace an existing candidate of that id */
 	const char *const *patches; /* unified diffs to apply to the copy (absolute), */
 	size_t n_patches;           /* in order (package/patch.h); may be 0 */
+	int explain;             /* print discovery's reasoning per instance */
 };
 
 /* Returns an ngcc_exit code: 0 added; 2 a bad or taken id; 3 a bad

@@ -62,7 +62,7 @@ static int add_phase(const struct campaign_request *r, struct strlist *ids)
 		char *conf = path_joinf(r->o.workspace, "candidates/%s/candidate.conf", id);
 		int rc = EXIT_OK;
 		if (!path_exists(conf)) {
-			struct add_request a = { r->o.workspace, pkg, NULL, NULL, 0, NULL, 0 };
+			struct add_request a = { .workspace = r->o.workspace, .package = pkg };
 			rc = package_add(&a);
 		}
 		if (rc == EXIT_OK && !sl_contains(ids, id))
