@@ -2,7 +2,8 @@
  * page_candidate.c — the per-candidate page <SYS>/<cand>.md
  * (docs/report-format.md §5).  Sections 1–7 and Symmetric primitives follow the
  * seed pages exactly; our additions go after the closing line under
- * "Beyond the guide" (§5.9).
+ * "Beyond the guide" (§5.9), except the charts, which are image paragraphs
+ * right after the tables they illustrate (the tables themselves unchanged).
  */
 #include "report/pages.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charts/charts.h"
 #include "evidence/json.h"
 #include "host/env.h"
 #include "kat/katlog.h"
@@ -25,6 +27,7 @@ struct cpage {
 	const struct dataset *ds;
 	const struct ds_candidate *c;
 	struct md_page md;
+	const struct site_charts *charts;   /* NULL without extensions */
 };
 
 /* ---- header and sections 1–2 ------------------------------------------- */
@@ -357,6 +360,8 @@ static void performance(struct cpage *p)
 			(hash ? hash_perf_row : pk_perf_row)(&p->md, cell, &in->rec[k]);
 		free(cell);
 	}
+	chart_beside(&p->md, p->charts, p->c, "cycles");
+	chart_beside(&p->md, p->charts, p->c, "cycles-per-byte");
 }
 
 /* ---- section 5: resources ------------------------------------------------ */
@@ -614,6 +619,7 @@ static void symmetric(struct cpage *p)
 		"calls per operation" };
 	md_table(&p->md, hdr, 5);
 	share_rows(p, 1);
+	chart_beside(&p->md, p->charts, p->c, "shares");
 }
 
 /* ---- section 7: evidence index ---------------------------------------------- */
@@ -703,7 +709,10 @@ static void evidence_index(struct cpage *p)
 char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
 		     int extensions, size_t *len)
 {
-	struct cpage p = { ds, c, MD_PAGE_INIT };
+	struct site_charts charts = { NULL, 0 };
+	if (extensions)
+		site_candidate_charts(ds, c, &charts);
+	struct cpage p = { ds, c, MD_PAGE_INIT, extensions ? &charts : NULL };
 	header(&p);
 	basic_information(&p);
 	environment(&p);
@@ -715,6 +724,7 @@ char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
 	if (strcmp(c->type, "hash"))
 		symmetric(&p);
 	evidence_index(&p);
-	candidate_extensions(&p.md, ds, c, extensions);
+	candidate_extensions(&p.md, ds, c, extensions, p.charts);
+	site_charts_free(&charts);
 	return md_finish(&p.md, len);
 }
