@@ -1,8 +1,10 @@
 /*
  * css.c — the site's single stylesheet (docs/report-format.md §10.1): system
  * font stack, light and dark themes through prefers-color-scheme, sticky
- * table headers inside scrollable table wrappers (headers wrap, so the
- * summary table fits a 1280 px window without scrolling), status cell colours that
+ * table headers and a pinned first column inside scrollable table wrappers
+ * (headers wrap, so the summary table fits a 1280 px window without
+ * scrolling), a shadow cue on every box that scrolls sideways, charts at
+ * their own size (never scaled below it), status cell colours that
  * also differ in weight or style (not colour alone), and print rules.
  */
 #include "site/css.h"
@@ -15,13 +17,13 @@ const char site_css[] =
 	"  color-scheme: light dark;\n"
 	"  --fg: #1b1f24; --bg: #ffffff; --muted: #5b6470; --line: #d0d7de;\n"
 	"  --head: #f3f5f7; --link: #0b5cad; --ok: #1a7f37; --bad: #b42318;\n"
-	"  --warn: #8a5a00; --code: #f2f4f6;\n"
+	"  --warn: #8a5a00; --code: #f2f4f6; --cue: rgba(0, 0, 0, 0.3);\n"
 	"}\n"
 	"@media (prefers-color-scheme: dark) {\n"
 	"  :root {\n"
 	"    --fg: #e6e8eb; --bg: #14171a; --muted: #9aa4af; --line: #3a4149;\n"
 	"    --head: #1f2428; --link: #7cb7ff; --ok: #56d364; --bad: #ff7b72;\n"
-	"    --warn: #e3b341; --code: #22272e;\n"
+	"    --warn: #e3b341; --code: #22272e; --cue: rgba(255, 255, 255, 0.35);\n"
 	"  }\n"
 	"}\n"
 	"html { -webkit-text-size-adjust: 100%; }\n"
@@ -48,6 +50,21 @@ const char site_css[] =
 	".table-wrap { overflow: auto; max-height: 85vh; margin: 0.5rem 0; width: fit-content;\n"
 	"  max-width: 100%;\n"
 	"  border: 1px solid var(--line); }\n"
+	"/* The scroll cue of every sideways-scrolling box (tables, charts): a shadow\n"
+	"   at an edge with more content beyond it.  The covers scroll with the\n"
+	"   content (local) and hide a shadow once its edge is reached. */\n"
+	".table-wrap, figure.chart {\n"
+	"  background:\n"
+	"    linear-gradient(to right, var(--bg) 30%, transparent) left / 2.5rem 100% no-repeat local,\n"
+	"    linear-gradient(to left, var(--bg) 30%, transparent) right / 2.5rem 100% no-repeat local,\n"
+	"    radial-gradient(farthest-side at 0 50%, var(--cue), transparent) left / 0.9rem 100% no-repeat scroll,\n"
+	"    radial-gradient(farthest-side at 100% 50%, var(--cue), transparent) right / 0.9rem 100% no-repeat scroll;\n"
+	"  background-color: var(--bg); }\n"
+	"/* The first column (the instance or id) stays in view while the rest\n"
+	"   scrolls sideways. */\n"
+	".table-wrap th:first-child, .table-wrap td:first-child { position: sticky; left: 0;\n"
+	"  z-index: 1; background: var(--bg); box-shadow: inset -1px 0 var(--line); }\n"
+	".table-wrap thead th:first-child { z-index: 2; background: var(--head); }\n"
 	"table { border-collapse: separate; border-spacing: 0; font-size: 0.9rem;\n"
 	"  font-variant-numeric: tabular-nums; }\n"
 	"th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid var(--line);\n"
@@ -61,8 +78,18 @@ const char site_css[] =
 	"p.csv { font-size: 0.85rem; margin: 0 0 1rem; }\n"
 	"td code { white-space: nowrap; }\n"
 	"small.rank { color: var(--muted); font-size: 0.8em; }\n"
-	"figure.chart { margin: 1rem 0; overflow-x: auto; }\n"
-	"figure.chart svg { max-width: 100%; height: auto; }\n"
+	"/* Charts keep their own size (never scaled down, so their 11–13 px text\n"
+	"   stays readable on a phone) and scroll sideways with the cue above. */\n"
+	"figure.chart { margin: 1rem 0; overflow-x: auto; max-width: 100%; width: fit-content; }\n"
+	"figure.chart svg { display: block; max-width: none; height: auto; }\n"
+	"main p, main li { overflow-wrap: anywhere; }\n"
+	"/* A phone scrolls wide tables anyway: keep each figure on one line (a\n"
+	"   cycles cell split into \"654.1\" and \"k\" reads badly); the last column\n"
+	"   (notes, mostly) still wraps. */\n"
+	"@media (max-width: 40rem) {\n"
+	"  td { white-space: nowrap; }\n"
+	"  td:last-child { white-space: normal; min-width: 12rem; }\n"
+	"}\n"
 	"svg .ctitle { font-weight: 700; font-size: 13px; }\n"
 	"svg .tick, svg .legend, svg .csv { font-size: 11px; }\n"
 	"svg a .csv { fill: var(--link); text-decoration: underline; }\n"
@@ -73,7 +100,9 @@ const char site_css[] =
 	"    --link: #000; --code: #f4f4f4; }\n"
 	"  body { max-width: none; padding: 0; font-size: 10pt; }\n"
 	"  header.site nav, nav.jump, p.csv, svg .csvlink { display: none; }\n"
-	"  .table-wrap { overflow: visible; max-height: none; border: 0; }\n"
+	"  .table-wrap { overflow: visible; max-height: none; border: 0; background: none; }\n"
+	"  .table-wrap th:first-child, .table-wrap td:first-child { position: static; }\n"
+	"  figure.chart { overflow: visible; background: none; }\n"
 	"  thead { display: table-header-group; }\n"
 	"  thead th { position: static; }\n"
 	"  tr, figure { break-inside: avoid; }\n"
