@@ -137,6 +137,17 @@ static const char *rss_or_dash(char *buf, long long v)
 	return v < 0 ? DASH : fmt_rss(buf, (uint64_t)v);
 }
 
+int memory_detail_shown(const struct ds_candidate *c)
+{
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	long long lo, op;
+	FOR_COMPLETE(c, in, r)
+		if (ds_operation_rss(in, r, &lo, &op) || lo >= 0 || op >= 0)
+			return 1;
+	return 0;
+}
+
 static void memory_detail(struct md_page *md, const struct ds_candidate *c,
 			  const struct site_charts *charts)
 {
@@ -145,11 +156,7 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c,
 	const struct ds_instance *in;
 	const struct ds_record *r;
 	long long lo, op;
-	int any = 0;
-	FOR_COMPLETE(c, in, r)
-		if (ds_operation_rss(in, r, &lo, &op) || lo >= 0 || op >= 0)
-			any = 1;
-	if (!any)
+	if (!memory_detail_shown(c))
 		return;
 	md_block(md, "### A.3 Memory detail");
 	int from_timing = 0;
@@ -158,7 +165,10 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c,
 	md_blockf(md, "Figures of the memory pass (`memory/` files, one process per operation "
 		  "that is never timed; `measure` prints the same figures): RSS after loading the "
 		  "library, the highest RSS during the operation, the painted stack peak and the "
-		  "counted heap peak.%s", from_timing ? " Operations without a memory record show "
+		  "counted heap peak. %she operation peak RSS is not the peak RSS of section 5: "
+		  "that one is the timing processes' high-water mark over their whole run, "
+		  "setup included.%s", from_timing ? "Except in rows marked `timing`, t" : "T",
+		  from_timing ? " Operations without a memory record show "
 		  "the loaded and peak RSS of their timing processes (marked `timing`) and no stack "
 		  "or heap figures." : "");
 	md_table(md, hdr, 6);

@@ -35,6 +35,8 @@ struct site_charts;
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
 			  const struct ds_candidate *c, int extensions,
 			  const struct site_charts *charts);
+/* Does the candidate page have A.3 (memory detail)? */
+int memory_detail_shown(const struct ds_candidate *c);
 /* The chart "<ID>-<suffix>" of charts, when there is one, as an image
  * paragraph: our addition beside the table it illustrates (a seed-format
  * table itself is never changed).  Nothing when charts is NULL. */

@@ -169,6 +169,15 @@ for site in "${sites[@]}"; do
 			! grep -q '>dominated[< ]' "$svg" || fail "$svg: legend shows dominated, none is"
 		fi
 	done
+	# section 5 says how its peak RSS differs from A.3's (the memory pass ran)
+	cpage=$(find "$site" -name examplekem.html | head -1)
+	python3 - "$cpage" <<'PY' || fail "$cpage: no note on the two peak RSS figures in section 5"
+import sys
+p = open(sys.argv[1]).read()
+note = p.find("Peak RSS here is the high-water mark of the timing processes")
+assert p.find("5. Resource consumption</h2>") < note < p.find("6. Transmission and storage overhead</h2>")
+assert "The operation peak RSS is not the peak RSS of section 5" in p
+PY
 	# the memory chart shows what varies: growth over the loaded RSS, stack, heap
 	msvg=$(find "$site" -name 'examplekem-memory.svg' | head -1)
 	grep -q '>operation peak above loaded RSS<' "$msvg" || fail "memory chart legend"

@@ -123,8 +123,9 @@ static char *normalise(const char *md)
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (str_starts_with(line, "|---"))
 			continue;
-		/* our charts beside the seed-format tables (§5.4) */
-		if (str_starts_with(line, "![") && strstr(line, "](charts/"))
+		/* our charts and quoted notes beside the seed-format tables (§5.9) */
+		if ((str_starts_with(line, "![") && strstr(line, "](charts/")) ||
+		    str_starts_with(line, "> "))
 			continue;
 		if (str_starts_with(line, "| ")) {
 			table_row(&out, line);
@@ -342,15 +343,17 @@ static void deterministic(void **state)
 	report_out_free(&b);
 }
 
-/* The page without its chart image paragraphs ("![…](charts/…)" and the
- * blank line before each). */
-static char *without_charts(char *md)
+/* The page without our additions beside the seed-format tables: chart
+ * image paragraphs ("![…](charts/…)") and quoted notes ("> …"), each with
+ * the blank line before it. */
+static char *without_additions(char *md)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (const char *p = md; *p; ) {
 		const char *eol = strchr(p, '\n');
 		size_t n = eol ? (size_t)(eol - p + 1) : strlen(p);
-		if (str_starts_with(p, "![") && memmem(p, n, "](charts/", 9)) {
+		if ((str_starts_with(p, "![") && memmem(p, n, "](charts/", 9)) ||
+		    str_starts_with(p, "> ")) {
 			if (sb.len >= 2 && sb.buf[sb.len - 2] == '\n')
 				sb.buf[--sb.len] = '\0';   /* its blank line */
 		} else {
@@ -369,9 +372,10 @@ static void isolation(void **state)
 {
 	(void)state;
 	size_t la, lb;
-	char *on = without_charts(page_candidate(&ds, cand("kem-27"), 1, &la));
+	char *on = without_additions(page_candidate(&ds, cand("kem-27"), 1, &la));
 	char *off = page_candidate(&ds, cand("kem-27"), 0, &lb);
 	assert_null(strstr(off, "](charts/"));
+	assert_null(strstr(off, "\n> "));
 	const char *cut_on = strstr(on, "\n---\n"), *cut_off = strstr(off, "\n---\n");
 	assert_non_null(cut_on);
 	assert_non_null(cut_off);
@@ -545,6 +549,40 @@ static void charts_in_markdown_tree(void **state)
 	report_out_free(&off);
 }
 
+/* Our quoted notes explain the seed wording where the page shows it (§5.3,
+ * §5.8), and the summary's legend says where the target column comes from
+ * (§6), here without security_targets.csv. */
+static void page_notes(void **state)
+{
+	(void)state;
+	size_t len;
+	char *md = page_candidate(&ds, cand("kem-27"), 1, &len);
+	const char *s3 = strstr(md, "## 3. "), *s4 = strstr(md, "## 4. "), *s7 = strstr(md, "## 7. ");
+	const char *flags = strstr(md, "\n> Build flags: `guide`: the compiler flags of the NICCS "
+				   "self-assessment guide");
+	assert_true(flags && flags > s3 && flags < s4);
+	/* the §3 sentence says "in the harness": the note says what it is */
+	assert_non_null(strstr(md, "manifest `kem-27/kat.sha256` in the harness"));
+	const char *h3 = strstr(flags, "\"In the harness\" (the seed pages' wording): the KAT manifest");
+	assert_true(h3 && h3 < s4);
+	const char *h7 = strstr(s7, "\n> \"In the harness\" (the seed pages' wording): the paths");
+	assert_non_null(h7);
+	/* no memory pass in the fixture: A.3 shows the timing processes' RSS,
+	 * the same figure as section 5, so no note sets them apart */
+	assert_non_null(strstr(md, " (timing) |"));
+	assert_null(strstr(md, "> Peak RSS here"));
+	assert_non_null(strstr(md, "Except in rows marked `timing`, the operation peak RSS is not "
+			       "the peak RSS of section 5"));
+	free(md);
+	struct report_out o;
+	assert_int_equal(report_render(&ds, 1, &o), 0);
+	const char *sum = find_page(&o, "x86_1/index.md")->data;
+	assert_non_null(strstr(sum, "\n- **Target (bits)**: the security level claimed for the "
+			       "instance, from the optional catalog `security_targets.csv`"));
+	assert_non_null(strstr(sum, "There is none for these pages, so the column shows `\xe2\x80\x93`."));
+	report_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +593,7 @@ int main(void)
 		cmocka_unit_test(text_conventions),
 		cmocka_unit_test(deterministic),
 		cmocka_unit_test(isolation),
+		cmocka_unit_test(page_notes),
 		cmocka_unit_test(other_pages),
 		cmocka_unit_test(charts_in_markdown_tree),
 	};
