@@ -24,6 +24,7 @@ static void add_chart(struct site_charts *out, const char *name, const char *tit
 	c->name = xstrdup(name);
 	c->title = xstrdup(title);
 	c->csv = csv;
+	c->omitted = NULL;
 	char *href = xasprintf("%s.csv", name);
 	t->title = title;
 	t->csv_href = href;
@@ -412,6 +413,7 @@ static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
 	size_t n = 0;
 	struct strlist labels = STRLIST_INIT;
 	struct csv_out csv = CSV_OUT_INIT;
+	struct strbuf omitted = STRBUF_INIT;
 	char *hdr = xasprintf("candidate,label,operation,%s,mean_cycles,pareto_front", cc->bytes_csv);
 	csv_header(&csv, hdr);
 	free(hdr);
@@ -423,12 +425,15 @@ static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
 			const struct ds_instance *in = &c->inst[k];
 			for (size_t o = 0; !in->optimized && o < cc->n_ops; o++) {
 				const struct ds_record *r = ds_find_record(in, cc->ops[o]);
-				if (!r || !ds_record_complete(r))
+				double cyc = r ? json_number_value(json_object_get(r->j, "mean_cycles")) : 0;
+				double bytes = r ? cost_bytes(ds, c, in, r, cc) : NAN;
+				const char *why = !r ? "not measured" : !ds_record_complete(r) ? "failed"
+					: !(cyc > 0) ? "no cycles" : !(bytes > 0) ? "no size" : NULL;
+				if (why) {
+					sb_addf(&omitted, "%s`%s` %s (%s)", omitted.len ? ", " : "",
+						in->label, cc->ops[o], why);
 					continue;
-				double cyc = json_number_value(json_object_get(r->j, "mean_cycles"));
-				double bytes = cost_bytes(ds, c, in, r, cc);
-				if (!(cyc > 0) || !(bytes > 0))
-					continue;
+				}
 				p = xrealloc(p, (n + 1) * sizeof *p);
 				p[n++] = (struct svg_point){ in->label, bytes, cyc, (int)o };
 				sl_push_owned(&labels, xasprintf("%s", c->id));
@@ -437,6 +442,7 @@ static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
 	}
 	if (!n) {
 		sb_free(&csv.sb);
+		sb_free(&omitted);
 		free(p);
 		sl_free(&labels);
 		return;
@@ -469,6 +475,8 @@ static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
 				    NULL };
 	struct points pts = { p, n, cc->ops, cc->n_ops };
 	add_chart(out, cc->name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
+	out->v[out->n - 1].omitted = omitted.len ? sb_detach(&omitted) : NULL;
+	sb_free(&omitted);
 	free(title);
 	free(desc);
 	free(p);
@@ -625,6 +633,7 @@ void site_charts_free(struct site_charts *c)
 		free(c->v[i].title);
 		free(c->v[i].svg_file);
 		free(c->v[i].csv);
+		free(c->v[i].omitted);
 	}
 	free(c->v);
 	c->v = NULL;

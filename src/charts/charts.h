@@ -18,6 +18,8 @@ struct site_chart {
 	char *title;
 	char *svg_file;      /* as written to <SYS>/charts/<name>.svg */
 	char *csv;           /* the data drawn */
+	char *omitted;       /* what could not be drawn and why, NULL when nothing:
+			      * "`ExampleKEM-256` dec (failed), …" (summary charts) */
 };
 struct site_charts {
 	struct site_chart *v;

@@ -29,7 +29,8 @@ static void chart_files(const struct dataset *ds, const struct site_charts *ch,
 	}
 }
 
-/* Which summary section each summary chart illustrates. */
+/* Which summary section each summary chart illustrates; a chart that had
+ * to leave an instance out is followed by a sentence naming it. */
 static const struct {
 	const char *heading, *chart;
 } summary_chart_sections[] = {
@@ -54,8 +55,11 @@ char *report_summary_with_charts(const char *md, const struct site_charts *ch)
 		/* the section ends at the next heading; the chart follows its table */
 		const char *next = strstr(h + strlen(summary_chart_sections[s].heading), "\n## ");
 		size_t at = next ? (size_t)(next - sb.buf + 1) : sb.len;
-		char *img = xasprintf("%s![%s](charts/%s.svg)\n%s", next ? "" : "\n", c->title,
-				      c->name, next ? "\n" : "");
+		char *note = c->omitted ? xasprintf("\nNot on the chart (nothing to draw): %s.\n",
+						    c->omitted) : xstrdup("");
+		char *img = xasprintf("%s![%s](charts/%s.svg)\n%s%s", next ? "" : "\n", c->title,
+				      c->name, note, next ? "\n" : "");
+		free(note);
 		char *page = xasprintf("%.*s%s%s", (int)at, sb.buf, img, sb.buf + at);
 		free(img);
 		sb_free(&sb);

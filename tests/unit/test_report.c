@@ -27,6 +27,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "evidence/json.h"
 #include "model/dataset.h"
 #include "report/pages.h"
 #include "report/report.h"
@@ -583,6 +584,35 @@ static void page_notes(void **state)
 	report_out_free(&o);
 }
 
+/* docs/report-format.md §10.4: a summary chart never leaves an instance
+ * out without a word: a failed record is not drawn, and the sentence under
+ * the chart names it. */
+static void chart_omissions_named(void **state)
+{
+	(void)state;
+	const struct ds_candidate *c = cand("kem-12");
+	json_t *rec = (json_t *)c->inst[0].rec[0].j;
+	char *was = xstrdup(jget_str(rec, "status", ""));
+	const char *op = c->inst[0].rec[0].op;
+	json_object_set_new(rec, "status", json_string("failed"));
+	struct report_out o;
+	assert_int_equal(report_render(&ds, 1, &o), 0);
+	const char *sum = find_page(&o, "x86_1/index.md")->data;
+	char *want = xasprintf("](charts/kem-cost.svg)\n\nNot on the chart (nothing to draw): "
+			       "`%s` %s (failed).\n", c->inst[0].label, op);
+	if (!strstr(sum, want))
+		fail_msg("no sentence naming the failed record under the chart: %s", want);
+	/* the CSV (one row per marker) has no row for it */
+	const char *csv = find_page(&o, "x86_1/charts/kem-cost.csv")->data;
+	char *row = xasprintf("kem-12,%s,%s,", c->inst[0].label, op);
+	assert_null(strstr(csv, row));
+	free(row);
+	free(want);
+	report_out_free(&o);
+	json_object_set_new(rec, "status", json_string(was));
+	free(was);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -594,6 +624,7 @@ int main(void)
 		cmocka_unit_test(deterministic),
 		cmocka_unit_test(isolation),
 		cmocka_unit_test(page_notes),
+		cmocka_unit_test(chart_omissions_named),
 		cmocka_unit_test(other_pages),
 		cmocka_unit_test(charts_in_markdown_tree),
 	};
