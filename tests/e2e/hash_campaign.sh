@@ -103,4 +103,6 @@ ngcc validate ds >"$ws/val" 2>&1 || { cat "$ws/val"; fail "validate"; }
 grep -q ' 0 problem(s); report check: ok' "$ws/val" || { cat "$ws/val"; fail "validate problems"; }
 ls "$ws/ds/site/$sys"/*.html | grep -q 'hash' || fail "no hash category page in the site"
 grep -rq 'hash-cycles-per-byte' "$ws/ds/site/$sys/" || fail "the site lacks the hash chart"
+# the hash summary and page in a browser at 1280 and 390 px
+browser_check "$ws" "$ws/ds/site/$sys/index.html" "$ws/ds/site/$sys/examplehash.html"
 echo "ok: hash campaign with the ICCS baseline"
