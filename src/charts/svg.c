@@ -14,7 +14,12 @@ const char *const svg_palette[SVG_PALETTE_N] = {
 };
 #define REST_COLOUR "#999999"
 
-static double text_width(const char *s);
+/* Width of a text at the charts' 12 px (about 7 px a character): what the
+ * layout reserves for labels, legends and names. */
+static double text_width(const char *s)
+{
+	return 7.0 * strlen(s ? s : "");
+}
 
 #define FONT "font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,sans-serif\""
 
@@ -343,12 +348,6 @@ char *svg_grouped_bars(const struct svg_chart_text *t, const struct svg_bars *b,
 }
 
 /* ---- point labels ------------------------------------------------------------ */
-
-/* Width of a label at the charts' 12 px text (about 7 px a character). */
-static double text_width(const char *s)
-{
-	return 7.0 * strlen(s ? s : "");
-}
 
 struct box {
 	double x0, y0, x1, y1;

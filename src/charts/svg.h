@@ -6,7 +6,9 @@
  * page's light or dark theme.
  *
  * Every data point is drawn as exactly one element with class "mark" (a
- * <g> when a point needs several shapes), so tests can count the points.
+ * <g> when a point needs several shapes), so tests can count the points;
+ * axes span every point, so none is ever left out.  Scatter points carry a
+ * visible label (class "plabel") kept inside the viewBox.
  * `csv_href` (may be NULL) is the link to the CSV the chart was drawn from,
  * relative to where the SVG is shown.
  */
