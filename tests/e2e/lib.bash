@@ -55,8 +55,12 @@ shared_copy() {
 browser_check() {
 	local dir=$1 page chromium=/usr/bin/chromium
 	shift
-	if [ ! -x "$chromium" ] || [ "${NGCC_TEST_PASS:-}" = sanitized ]; then
-		echo "SKIP: browser check (no Chromium, or the sanitized pass)"
+	if [ ! -x "$chromium" ]; then
+		echo "SKIP: browser check: chromium not installed"
+		return 0
+	fi
+	if [ "${NGCC_TEST_PASS:-}" = sanitized ]; then
+		echo "SKIP: browser check in the plain pass only (the browser runs none of our code)"
 		return 0
 	fi
 	for page in "$@"; do
