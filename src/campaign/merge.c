@@ -30,10 +30,14 @@ struct src_run {
 
 /* Top-level entries that are not copied: the lock files, the campaign
  * document (joined instead) and the size audit (report rewrites it). */
+/* Not evidence: the lock files, what merge writes anew, and what is
+ * rendered from a run (the pages `report` writes into <run>/reports/ and a
+ * site built from the run directory), which the merged run renders again. */
 static int skipped_top(const char *name)
 {
 	return !strcmp(name, "locks") || !strcmp(name, "campaign.json") ||
-	       !strcmp(name, "size_audit.json");
+	       !strcmp(name, "size_audit.json") || !strcmp(name, "reports") ||
+	       !strcmp(name, "site");
 }
 
 static int is_temporary(const char *name)

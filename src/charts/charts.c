@@ -13,6 +13,7 @@
 #include "evidence/json.h"
 #include "method/natsort.h"
 #include "model/baseline_view.h"
+#include "model/size_audit.h"
 
 static void add_chart(struct site_charts *out, const char *name, const char *title,
 		      char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,
@@ -23,6 +24,7 @@ static void add_chart(struct site_charts *out, const char *name, const char *tit
 	c->name = xstrdup(name);
 	c->title = xstrdup(title);
 	c->csv = csv;
+	c->omitted = NULL;
 	char *href = xasprintf("%s.csv", name);
 	t->title = title;
 	t->csv_href = href;
@@ -309,12 +311,14 @@ void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *
 struct points {
 	struct svg_point *p;
 	size_t n;
+	const char *const *series;
+	size_t n_series;
 };
 
 static char *draw_points(const struct svg_chart_text *t, const void *arg)
 {
 	const struct points *p = arg;
-	return svg_scatter_loglog(t, p->p, p->n, NULL);
+	return svg_scatter_loglog(t, p->p, p->n, p->series, p->n_series, NULL);
 }
 
 /* Catalog figure (column col of external_sizes.csv) when given, else API. */
@@ -330,25 +334,11 @@ static double size_of(const struct dataset *ds, const char *cand, const char *la
 	return json_number_value(json_object_get(sizes, key));
 }
 
-/* The first reference instance, in natural order, with a complete enc. */
-static const struct ds_record *kem_point(const struct ds_candidate *c,
-					 const struct ds_instance **inst)
-{
-	for (size_t i = 0; i < c->n_inst; i++) {
-		const struct ds_record *r = ds_find_record(&c->inst[i], "enc");
-		if (!c->inst[i].optimized && r && ds_record_complete(r)) {
-			*inst = &c->inst[i];
-			return r;
-		}
-	}
-	return NULL;
-}
-
 const struct site_chart *site_add_scatter(const struct dataset *ds, struct site_charts *out,
 					  const char *name, const struct svg_point *p,
 					  const char *const *labels, size_t n, const char *which)
 {
-	struct points pts = { (struct svg_point *)p, n };
+	struct points pts = { (struct svg_point *)p, n, NULL, 0 };
 	struct csv_out csv = CSV_OUT_INIT;
 	int *front = xcalloc(n ? n : 1, sizeof *front);
 	svg_pareto(p, n, front);
@@ -378,31 +368,132 @@ const struct site_chart *site_add_scatter(const struct dataset *ds, struct site_
 	return &out->v[out->n - 1];
 }
 
-void site_summary_charts(const struct dataset *ds, struct site_charts *out)
+/* The cost chart of one public-key type on the summary: every operation's
+ * mean cycles of every reference instance against the bytes the type
+ * sends (docs/report-format.md §10.4). */
+struct cost_chart {
+	const char *type, *name, *what, *against, *xlabel, *bytes_csv;
+	const char *ops[3];
+	size_t n_ops;
+	int cols[2];                 /* external_sizes.csv columns; -1: KEX bandwidth */
+	const char *keys[2];
+};
+
+static const struct cost_chart cost_charts[] = {
+	{ "kem", "kem-cost", "KEM", "public key + ciphertext bytes",
+	  "public key + ciphertext (bytes, log scale)",
+	  "pk_plus_ct_bytes", { "keygen", "enc", "dec" }, 3, { 2, 3 }, { "pk_bytes", "ct_bytes" } },
+	{ "sign", "sign-cost", "Signature", "public key + signature bytes",
+	  "public key + signature (bytes, log scale)",
+	  "pk_plus_signature_bytes", { "keygen", "sign", "verify" }, 3, { 2, 4 },
+	  { "pk_bytes", "signature_bytes" } },
+	{ "kex", "kex-cost", "Key-exchange", "bandwidth", "bandwidth: messages + both public keys "
+	  "(bytes, log scale)", "bandwidth_bytes", { "exchange" }, 1, { -1, -1 }, { NULL, NULL } },
+};
+
+/* The bytes an instance is charted at: catalog sizes where listed, else
+ * the API's (as the summary's size columns); NAN when unknown. */
+static double cost_bytes(const struct dataset *ds, const struct ds_candidate *c,
+			 const struct ds_instance *in, const struct ds_record *r,
+			 const struct cost_chart *cc)
 {
-	struct svg_point *p = xcalloc(ds->n_cand + 1, sizeof *p);
-	const char **labels = xcalloc(ds->n_cand + 1, sizeof *labels);
+	if (cc->cols[0] < 0) {
+		struct kex_sizes k;
+		return !kex_instance_sizes(ds, c->id, in, &k) && k.bandwidth > 0
+			? (double)k.bandwidth : NAN;
+	}
+	const json_t *sizes = json_object_get(r->j, "sizes");
+	double b = size_of(ds, c->id, in->label, cc->cols[0], sizes, cc->keys[0]) +
+		size_of(ds, c->id, in->label, cc->cols[1], sizes, cc->keys[1]);
+	return b > 0 ? b : NAN;
+}
+
+static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
+		       struct site_charts *out)
+{
+	struct svg_point *p = NULL;
 	size_t n = 0;
+	struct strlist labels = STRLIST_INIT;
+	struct csv_out csv = CSV_OUT_INIT;
+	struct strbuf omitted = STRBUF_INIT;
+	char *hdr = xasprintf("candidate,label,operation,%s,mean_cycles,pareto_front", cc->bytes_csv);
+	csv_header(&csv, hdr);
+	free(hdr);
 	for (size_t i = 0; i < ds->n_cand; i++) {
 		const struct ds_candidate *c = &ds->cand[i];
-		const struct ds_instance *in = NULL;
-		const struct ds_record *r = c->type && !strcmp(c->type, "kem") ? kem_point(c, &in) : NULL;
-		if (!r)
+		if (!c->type || strcmp(c->type, cc->type))
 			continue;
-		const json_t *sizes = json_object_get(r->j, "sizes");
-		double bytes = size_of(ds, c->id, in->label, 2, sizes, "pk_bytes") +
-			size_of(ds, c->id, in->label, 3, sizes, "ct_bytes");
-		double cyc = json_number_value(json_object_get(r->j, "mean_cycles"));
-		if (!(bytes > 0) || !(cyc > 0))
-			continue;
-		labels[n] = in->label;
-		p[n++] = (struct svg_point){ c->id, bytes, cyc };
+		for (size_t k = 0; k < c->n_inst; k++) {
+			const struct ds_instance *in = &c->inst[k];
+			for (size_t o = 0; !in->optimized && o < cc->n_ops; o++) {
+				const struct ds_record *r = ds_find_record(in, cc->ops[o]);
+				double cyc = r ? json_number_value(json_object_get(r->j, "mean_cycles")) : 0;
+				double bytes = r ? cost_bytes(ds, c, in, r, cc) : NAN;
+				const char *why = !r ? "not measured" : !ds_record_complete(r) ? "failed"
+					: !(cyc > 0) ? "no cycles" : !(bytes > 0) ? "no size" : NULL;
+				if (why) {
+					sb_addf(&omitted, "%s`%s` %s (%s)", omitted.len ? ", " : "",
+						in->label, cc->ops[o], why);
+					continue;
+				}
+				p = xrealloc(p, (n + 1) * sizeof *p);
+				p[n++] = (struct svg_point){ in->label, bytes, cyc, (int)o };
+				sl_push_owned(&labels, xasprintf("%s", c->id));
+			}
+		}
 	}
-	if (n)
-		site_add_scatter(ds, out, "kem-cost", p, labels, n,
-				 "first reference instance in natural order");
+	if (!n) {
+		sb_free(&csv.sb);
+		sb_free(&omitted);
+		free(p);
+		sl_free(&labels);
+		return;
+	}
+	int *front = xcalloc(n, sizeof *front);
+	svg_pareto(p, n, front);
+	for (size_t k = 0; k < n; k++) {
+		csv_str(&csv, labels.items[k]);
+		csv_str(&csv, p[k].label);
+		csv_str(&csv, cc->ops[p[k].series]);
+		csv_double(&csv, p[k].x);
+		csv_double(&csv, p[k].y);
+		csv_str(&csv, front[k] ? "yes" : "no");
+		csv_end_row(&csv);
+	}
+	free(front);
+	char *title = xasprintf("%s cycles per operation against %s (system %s)", cc->what,
+				cc->against, ds->system_id);
+	char *desc = xasprintf("One marker per reference instance and operation, labelled with "
+			       "its parameter set: mean cycles per call against %s, both on "
+			       "logarithmic axes that span every point.%s", cc->xlabel,
+			       cc->n_ops > 1 ? " Each operation has its colour and marker shape; "
+			       "its dashed line joins its Pareto front (no other instance is both "
+			       "smaller and faster at that operation), and hollow markers are "
+			       "off it." : " The dashed line joins the Pareto front (no other "
+			       "instance is both smaller and faster).");
+	struct svg_chart_text t = { NULL, desc, cc->xlabel, "cycles per operation (log scale)",
+				    NULL };
+	struct points pts = { p, n, cc->ops, cc->n_ops };
+	add_chart(out, cc->name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
+	out->v[out->n - 1].omitted = omitted.len ? sb_detach(&omitted) : NULL;
+	sb_free(&omitted);
+	free(title);
+	free(desc);
 	free(p);
-	free(labels);
+	sl_free(&labels);
+}
+
+static void hash_chart(const struct dataset *ds, const struct ds_candidate *only,
+		       const char *name, const char *title, struct site_charts *out);
+
+void site_summary_charts(const struct dataset *ds, struct site_charts *out)
+{
+	for (size_t i = 0; i < sizeof cost_charts / sizeof *cost_charts; i++)
+		cost_chart(ds, &cost_charts[i], out);
+	char *title = xasprintf("Hash cycles per byte against message length (system %s)",
+				ds->system_id);
+	hash_chart(ds, NULL, "hash-cycles-per-byte", title, out);
+	free(title);
 }
 
 /* ---- hash cycles per byte -------------------------------------------------------------- */
@@ -431,7 +522,7 @@ static struct svg_point *hash_points(const struct ds_candidate *c, const struct 
 		double cyc = json_number_value(json_object_get(in->rec[r].j, "mean_cycles"));
 		if (!ds_record_complete(&in->rec[r]) || !(L > 0) || !(cyc > 0))
 			continue;
-		p[(*n)++] = (struct svg_point){ NULL, L, cyc / L };
+		p[(*n)++] = (struct svg_point){ NULL, L, cyc / L, 0 };
 		csv_str(csv, c->id);
 		csv_str(csv, in->label);
 		csv_double(csv, L);
@@ -522,14 +613,6 @@ static void hash_chart(const struct dataset *ds, const struct ds_candidate *only
 	sl_free(&h.names);
 }
 
-void site_hash_chart(const struct dataset *ds, struct site_charts *out)
-{
-	char *title = xasprintf("Hash cycles per byte against message length (system %s)",
-				ds->system_id);
-	hash_chart(ds, NULL, "hash-cycles-per-byte", title, out);
-	free(title);
-}
-
 static void candidate_hash_chart(const struct dataset *ds, const struct ds_candidate *c,
 				 struct site_charts *out)
 {
@@ -550,6 +633,7 @@ void site_charts_free(struct site_charts *c)
 		free(c->v[i].title);
 		free(c->v[i].svg_file);
 		free(c->v[i].csv);
+		free(c->v[i].omitted);
 	}
 	free(c->v);
 	c->v = NULL;

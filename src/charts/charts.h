@@ -18,6 +18,8 @@ struct site_chart {
 	char *title;
 	char *svg_file;      /* as written to <SYS>/charts/<name>.svg */
 	char *csv;           /* the data drawn */
+	char *omitted;       /* what could not be drawn and why, NULL when nothing:
+			      * "`ExampleKEM-256` dec (failed), …" (summary charts) */
 };
 struct site_charts {
 	struct site_chart *v;
@@ -27,10 +29,11 @@ struct site_charts {
  * and process memory ("-memory") of one candidate, each only with data. */
 void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *c,
 			   struct site_charts *out);
-/* Hash cycles per byte against message length, with the pseudoXOF
- * baseline curves ("hash-cycles-per-byte"), when there are hash records. */
-void site_hash_chart(const struct dataset *ds, struct site_charts *out);
-/* KEM encapsulation cycles against public key + ciphertext bytes. */
+/* The summary's charts, each only with data: per public-key type, every
+ * reference instance's cycles per operation against the bytes it sends
+ * ("kem-cost": public key + ciphertext, "sign-cost": public key +
+ * signature, "kex-cost": bandwidth), and hash cycles per byte against
+ * message length with the pseudoXOF baseline ("hash-cycles-per-byte"). */
 void site_summary_charts(const struct dataset *ds, struct site_charts *out);
 void site_charts_free(struct site_charts *c);
 struct svg_point;

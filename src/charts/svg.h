@@ -6,7 +6,9 @@
  * page's light or dark theme.
  *
  * Every data point is drawn as exactly one element with class "mark" (a
- * <g> when a point needs several shapes), so tests can count the points.
+ * <g> when a point needs several shapes), so tests can count the points;
+ * axes span every point, so none is ever left out.  Scatter points carry a
+ * visible label (class "plabel") kept inside the viewBox.
  * `csv_href` (may be NULL) is the link to the CSV the chart was drawn from,
  * relative to where the SVG is shown.
  */
@@ -41,6 +43,7 @@ struct svg_bars {
 struct svg_point {
 	const char *label;
 	double x, y;            /* > 0 (log-log) */
+	int series;             /* scatter: which series (0 when there is one) */
 };
 
 struct svg_chart_text {
@@ -65,13 +68,19 @@ struct svg_line {
 	int dashed;                  /* reference curve */
 };
 
-/* Log-log line chart: one polyline per line, one mark per point. */
+/* Log-log line chart: one polyline per line, one mark per point, each
+ * line's name at its last point (nudged apart; the chart widens to fit). */
 char *svg_lines_loglog(const struct svg_chart_text *t, const struct svg_line *l, size_t n,
 		       size_t *len);
-/* Log-log scatter, one labelled marker per point, Pareto front (lower x
- * and lower y are better) drawn as a line and marked in the legend. */
+/* Log-log scatter, one marker per point labelled with its label (placed
+ * so that labels do not overlap and stay inside the chart), axes spanning
+ * every point.  The Pareto front (lower x and lower y are better) is drawn
+ * as a line.  With one series (series NULL or n_series <= 1) front and
+ * dominated points differ in colour, named in the legend; with several,
+ * each series has its colour and marker shape, its own front line, and
+ * its dominated points are drawn hollow. */
 char *svg_scatter_loglog(const struct svg_chart_text *t, const struct svg_point *p,
-			 size_t n, size_t *len);
+			 size_t n, const char *const *series, size_t n_series, size_t *len);
 
 /* SI label of a power of ten: 1, 10, 100, 1k, …, 100G, 1T. */
 void svg_si_label(char *out, size_t size, int exp10);

@@ -31,7 +31,8 @@ static void campaign_usage(FILE *out)
 		"\n"
 		"Options (as for measure):\n"
 		"%s"
-		"  --out DIR            folder of the pages (default: <workspace>/reports)\n"
+		"  --out DIR            folder of the pages (default: <run>/reports; one\n"
+		"                       holding another run's pages is refused)\n"
 		"  --no-memory-pass     skip the memory pass (docs/method.md §8) after measure\n"
 		"  --check              run `ngcc-perf check` after kat (correctness,\n"
 		"                       sanitizers, valgrind, constant time); its records\n"
@@ -146,7 +147,7 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 		campaign_usage(stderr);
 		rc = EXIT_USAGE;
 	} else {
-		char *out = pages_out ? ws_resolve(ctx, pages_out) : ws_path(ctx, "reports");
+		char *out = pages_out ? ws_resolve(ctx, pages_out) : NULL;
 		r.pages_out = out;
 		rc = campaign_run(&r);
 		free(out);

@@ -198,10 +198,10 @@ static int worse(int a, int b)
 static int report_phase(const struct campaign_request *r, const char *run,
 			const struct strlist *ids)
 {
-	const char *out = r->pages_out;
 	struct report_written done;
-	int rc = report_write_run(r->o.workspace, run, out, NULL, NULL, &done);
+	int rc = report_write_run(r->o.workspace, run, r->pages_out, NULL, 0, NULL, &done);
 	if (rc == EXIT_OK) {
+		const char *out = done.out_dir;
 		printf("campaign: %zu page(s) in %s\n", done.n_pages, out);
 		printf("  summary:    %s/%s/index.md\n", out, done.system_id);
 		for (size_t i = 0; i < ids->n; i++) {

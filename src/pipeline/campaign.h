@@ -14,7 +14,7 @@
 struct campaign_request {
 	struct engine_opts o;    /* the measuring options; o.run is required */
 	struct strlist args;     /* package paths (added unless present) or candidate ids */
-	const char *pages_out;   /* folder of the pages, absolute */
+	const char *pages_out;   /* folder of the pages, absolute; NULL: <run>/reports */
 	int memory_pass;         /* run the memory pass after measure */
 	int check;               /* run `check` after kat */
 	long check_rounds;       /* its round trips; 0: the default */

@@ -2,7 +2,8 @@
  * page_candidate.c — the per-candidate page <SYS>/<cand>.md
  * (docs/report-format.md §5).  Sections 1–7 and Symmetric primitives follow the
  * seed pages exactly; our additions go after the closing line under
- * "Beyond the guide" (§5.9).
+ * "Beyond the guide" (§5.9), except the charts, which are image paragraphs
+ * right after the tables they illustrate (the tables themselves unchanged).
  */
 #include "report/pages.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charts/charts.h"
 #include "evidence/json.h"
 #include "host/env.h"
 #include "kat/katlog.h"
@@ -25,6 +27,7 @@ struct cpage {
 	const struct dataset *ds;
 	const struct ds_candidate *c;
 	struct md_page md;
+	const struct site_charts *charts;   /* NULL without extensions */
 };
 
 /* ---- header and sections 1–2 ------------------------------------------- */
@@ -300,6 +303,46 @@ static void kat_sentence(struct cpage *p)
 	free(manifest);
 }
 
+/* Does any built instance show these build flags? */
+static int flags_shown(const struct ds_candidate *c, const char *flags)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		if (!strcmp(instance_flags(&c->inst[i]), flags))
+			return 1;
+	return 0;
+}
+
+/* Our note under the KAT table (with the extensions, a quoted paragraph
+ * beside the seed-format text): what the seed wording this section shows
+ * means here. */
+static void kat_notes(struct cpage *p)
+{
+	static const struct {
+		const char *flags, *meaning;
+	} words[] = {
+		{ "guide", "the compiler flags of the NICCS self-assessment guide" },
+		{ "harness-default", "ngcc-perf's more permissive fallback flags, used because the "
+		  "guide flags did not build the library or its KAT did not pass with them" },
+		{ "guide-performance", "the guide's performance flags, for an optimized (AVX2) build" },
+	};
+	if (!p->charts)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (flags_shown(p->c, words[i].flags))
+			sb_addf(&sb, "%s`%s`: %s", sb.len ? "; " : "> Build flags: ", words[i].flags,
+				words[i].meaning);
+	if (sb.len)
+		sb_adds(&sb, " (see the [method](method.md)).");
+	if (!ds_is_baseline(p->c) && strstr(p->md.sb.buf, " in the harness"))
+		sb_addf(&sb, "%s\"In the harness\" (the seed pages' wording): the KAT manifest "
+			"is ngcc-perf's copy of the file given to `ngcc-perf add --kat-manifest`.",
+			sb.len ? " " : "> ");
+	if (sb.len)
+		md_block(&p->md, sb.buf);
+	sb_free(&sb);
+}
+
 static void kat_section(struct cpage *p)
 {
 	const struct ds_candidate *c = p->c;
@@ -338,6 +381,7 @@ static void kat_section(struct cpage *p)
 			  i < 64 && fn.measure_sentence[i]
 			  ? " These instances are timed anyway; their KAT output was not reproduced." : "");
 	sl_free(&fn.causes);
+	kat_notes(p);
 }
 
 /* ---- section 4: performance ---------------------------------------------- */
@@ -416,9 +460,21 @@ static void performance(struct cpage *p)
 			(hash ? hash_perf_row : pk_perf_row)(&p->md, cell, &in->rec[k]);
 		free(cell);
 	}
+	chart_beside(&p->md, p->charts, p->c, "cycles");
+	chart_beside(&p->md, p->charts, p->c, "cycles-per-byte");
 }
 
 /* ---- section 5: resources ------------------------------------------------ */
+
+/* Has the memory pass measured any operation of the candidate? */
+static int any_memory_record(const struct ds_candidate *c)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		for (size_t k = 0; k < c->inst[i].n_rec; k++)
+			if (ds_find_memory(&c->inst[i], c->inst[i].rec[k].op))
+				return 1;
+	return 0;
+}
 
 static void resources(struct cpage *p)
 {
@@ -449,6 +505,13 @@ static void resources(struct cpage *p)
 		}
 		free(cell);
 	}
+	/* our note: A.3 gives another peak RSS for the same operations */
+	if (p->charts && memory_detail_shown(p->c) && any_memory_record(p->c))
+		md_block(&p->md, "> Peak RSS here is the high-water mark of the timing processes "
+			 "up to their last trial: loading, setup, warm-ups and every timed call, the "
+			 "largest over the record's processes. The operation peak RSS of [A.3]"
+			 "(#a3-memory-detail) is another figure: a separate memory pass resets the "
+			 "high-water mark once setup is done, so it covers the operation's calls only.");
 }
 
 /* ---- section 6: sizes ------------------------------------------------------- */
@@ -673,6 +736,7 @@ static void symmetric(struct cpage *p)
 		"calls per operation" };
 	md_table(&p->md, hdr, 5);
 	share_rows(p, 1);
+	chart_beside(&p->md, p->charts, p->c, "shares");
 }
 
 /* ---- section 7: evidence index ---------------------------------------------- */
@@ -752,6 +816,10 @@ static void evidence_index(struct cpage *p)
 	else
 		md_blockf(&p->md, "Scripts: %s in the harness.", scripts);
 	free(scripts);
+	if (p->charts)
+		md_block(&p->md, "> \"In the harness\" (the seed pages' wording): the paths are "
+			 "those of the dataset `ngcc-perf publish` writes, and the scripts are the tool "
+			 "that measured the data and rendered this page.");
 }
 
 /* ---- beyond the guide (§5.9) ----------------------------------------------- */
@@ -762,7 +830,10 @@ static void evidence_index(struct cpage *p)
 char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
 		     int extensions, size_t *len)
 {
-	struct cpage p = { ds, c, MD_PAGE_INIT };
+	struct site_charts charts = { NULL, 0 };
+	if (extensions)
+		site_candidate_charts(ds, c, &charts);
+	struct cpage p = { ds, c, MD_PAGE_INIT, extensions ? &charts : NULL };
 	header(&p);
 	basic_information(&p);
 	environment(&p);
@@ -774,6 +845,7 @@ char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
 	if (strcmp(c->type, "hash"))
 		symmetric(&p);
 	evidence_index(&p);
-	candidate_extensions(&p.md, ds, c, extensions);
+	candidate_extensions(&p.md, ds, c, extensions, p.charts);
+	site_charts_free(&charts);
 	return md_finish(&p.md, len);
 }

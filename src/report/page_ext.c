@@ -137,18 +137,26 @@ static const char *rss_or_dash(char *buf, long long v)
 	return v < 0 ? DASH : fmt_rss(buf, (uint64_t)v);
 }
 
-static void memory_detail(struct md_page *md, const struct ds_candidate *c)
+int memory_detail_shown(const struct ds_candidate *c)
+{
+	const struct ds_instance *in;
+	const struct ds_record *r;
+	long long lo, op;
+	FOR_COMPLETE(c, in, r)
+		if (ds_operation_rss(in, r, &lo, &op) || lo >= 0 || op >= 0)
+			return 1;
+	return 0;
+}
+
+static void memory_detail(struct md_page *md, const struct ds_candidate *c,
+			  const struct site_charts *charts)
 {
 	static const char *const hdr[] = { "instance \xc2\xb7 operation", "loaded RSS",
 		"operation peak RSS", "stack peak", "heap peak", "allocations per call" };
 	const struct ds_instance *in;
 	const struct ds_record *r;
 	long long lo, op;
-	int any = 0;
-	FOR_COMPLETE(c, in, r)
-		if (ds_operation_rss(in, r, &lo, &op) || lo >= 0 || op >= 0)
-			any = 1;
-	if (!any)
+	if (!memory_detail_shown(c))
 		return;
 	md_block(md, "### A.3 Memory detail");
 	int from_timing = 0;
@@ -157,7 +165,10 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c)
 	md_blockf(md, "Figures of the memory pass (`memory/` files, one process per operation "
 		  "that is never timed; `measure` prints the same figures): RSS after loading the "
 		  "library, the highest RSS during the operation, the painted stack peak and the "
-		  "counted heap peak.%s", from_timing ? " Operations without a memory record show "
+		  "counted heap peak. %she operation peak RSS is not the peak RSS of section 5: "
+		  "that one is the timing processes' high-water mark over their whole run, "
+		  "setup included.%s", from_timing ? "Except in rows marked `timing`, t" : "T",
+		  from_timing ? " Operations without a memory record show "
 		  "the loaded and peak RSS of their timing processes (marked `timing`) and no stack "
 		  "or heap figures." : "");
 	md_table(md, hdr, 6);
@@ -179,6 +190,7 @@ static void memory_detail(struct md_page *md, const struct ds_candidate *c)
 		md_row(md, cells);
 		free(cell);
 	}
+	chart_beside(md, charts, c, "memory");
 }
 
 static char *switches_text(const json_t *rec)
@@ -488,17 +500,29 @@ static void additional_evidence(struct md_page *md, const struct ds_candidate *c
 	}
 }
 
-/* A.8: one image paragraph per chart; report_render writes the files
- * (docs/report-format.md §10.4), the site inlines them. */
-static void charts(struct md_page *md, const struct dataset *ds, const struct ds_candidate *c)
+void chart_beside(struct md_page *md, const struct site_charts *charts,
+		  const struct ds_candidate *c, const char *suffix)
 {
-	struct site_charts ch = { NULL, 0 };
-	site_candidate_charts(ds, c, &ch);
-	if (ch.n)
-		md_block(md, "### A.8 Charts");
-	for (size_t i = 0; i < ch.n; i++)
-		md_blockf(md, "![%s](charts/%s.svg)", ch.v[i].title, ch.v[i].name);
-	site_charts_free(&ch);
+	char *name = xasprintf("%s-%s", c->id, suffix);
+	for (size_t i = 0; charts && i < charts->n; i++)
+		if (!strcmp(charts->v[i].name, name))
+			md_blockf(md, "![%s](charts/%s.svg)", charts->v[i].title, name);
+	free(name);
+}
+
+/* A.8: where each chart is (beside its table) and the data it is drawn
+ * from; report_render writes the files (docs/report-format.md §10.4). */
+static void charts_index(struct md_page *md, const struct site_charts *ch)
+{
+	if (!ch || !ch->n)
+		return;
+	md_block(md, "### A.8 Charts");
+	md_block(md, "Each chart is shown beside the table it illustrates. The chart files "
+		 "and the data each is drawn from:");
+	md_begin(md);
+	for (size_t i = 0; i < ch->n; i++)
+		md_linef(md, "- [%s](charts/%s.svg) ([data](charts/%s.csv))", ch->v[i].title,
+			 ch->v[i].name, ch->v[i].name);
 }
 
 /* A.13 (hash candidates): each call's cycles as a multiple of our
@@ -544,7 +568,8 @@ static void against_baseline(struct md_page *md, const struct dataset *ds,
 }
 
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
-			  const struct ds_candidate *c, int extensions)
+			  const struct ds_candidate *c, int extensions,
+			  const struct site_charts *charts)
 {
 	md_block(md, "---");
 	md_block(md, "## Beyond the guide");
@@ -554,11 +579,11 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	if (!extensions)
 		return;
 	dispersion(md, c);
-	memory_detail(md, c);
+	memory_detail(md, c, charts);
 	profile_detail(md, c);
 	conditions(md, c);
 	observed_sizes(md, ds, c);
-	charts(md, ds, c);
+	charts_index(md, charts);
 	additional_evidence(md, c);
 	candidate_checks(md, c);
 	kex_steps(md, c);

@@ -411,6 +411,16 @@ static int any_unprofiled(const struct dataset *ds)
 	return 0;
 }
 
+/* A key-encapsulation, signature or key-exchange table is on the page. */
+static int any_public_key(const struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		for (size_t s = 0; s < sizeof sections / sizeof *sections; s++)
+			if (!strcmp(ds->cand[i].type, sections[s].type))
+				return 1;
+	return 0;
+}
+
 static void legend(struct spage *p)
 {
 	const struct dataset *ds = p->ds;
@@ -435,6 +445,15 @@ static void legend(struct spage *p)
 			 "nominal size), otherwise the API lengths.", code);
 	else
 		md_linef(&p->md, "- **Sizes**: bytes, the lengths declared by each implementation's API.");
+	if (any_public_key(ds) && ds->security_targets.present)
+		md_linef(&p->md, "- **Target (bits)**: the security level claimed for the instance, "
+			 "from the catalog `security_targets.csv` (`ID;Instance;TargetBits`); `%s` "
+			 "where it does not list the instance.", DASH);
+	else if (any_public_key(ds))
+		md_linef(&p->md, "- **Target (bits)**: the security level claimed for the instance, "
+			 "from the optional catalog `security_targets.csv` (`ID;Instance;TargetBits`, "
+			 "in the workspace; ngcc-perf's usage.md, \"Catalogs\"). There is none for "
+			 "these pages, so the column shows `%s`.", DASH);
 	if (ds_has_checks(ds))
 		md_linef(&p->md, "- **Checks**: what `ngcc-perf check` found beyond the KAT (round "
 			 "trips, AddressSanitizer and UBSan, valgrind memcheck, constant time): "

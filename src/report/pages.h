@@ -34,10 +34,20 @@ char *page_compare_candidate(const struct dataset *const *systems, size_t n, con
 			     size_t *len);
 char *compare_candidate_page_name(const char *cand);
 
+struct site_charts;
 /* "Beyond the guide" (§5.9) of a candidate page, page_ext.c: A.0 always,
- * the other subsections only with extensions and data. */
+ * the other subsections only with extensions and data.  charts: the
+ * candidate's charts (charts/charts.h), NULL without extensions. */
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
-			  const struct ds_candidate *c, int extensions);
+			  const struct ds_candidate *c, int extensions,
+			  const struct site_charts *charts);
+/* Does the candidate page have A.3 (memory detail)? */
+int memory_detail_shown(const struct ds_candidate *c);
+/* The chart "<ID>-<suffix>" of charts, when there is one, as an image
+ * paragraph: our addition beside the table it illustrates (a seed-format
+ * table itself is never changed).  Nothing when charts is NULL. */
+void chart_beside(struct md_page *md, const struct site_charts *charts,
+		  const struct ds_candidate *c, const char *suffix);
 
 /* Checks (page_checks.c): A.10 of a candidate page (nothing without check
  * records), the summary's checks cell of an instance, and the system page

@@ -29,24 +29,44 @@ static void chart_files(const struct dataset *ds, const struct site_charts *ch,
 	}
 }
 
-/* The summary's KEM scatter, as a paragraph closing the Key encapsulation
- * section.  Returns the new page, or NULL when there is nothing to add. */
-static char *summary_with_scatter(const char *md, const struct site_charts *ch)
+/* Which summary section each summary chart illustrates; a chart that had
+ * to leave an instance out is followed by a sentence naming it. */
+static const struct {
+	const char *heading, *chart;
+} summary_chart_sections[] = {
+	{ "## Key encapsulation\n", "kem-cost" },
+	{ "## Digital signatures\n", "sign-cost" },
+	{ "## Key exchange\n", "kex-cost" },
+	{ "## Hash functions\n", "hash-cycles-per-byte" },
+};
+
+char *report_summary_with_charts(const char *md, const struct site_charts *ch)
 {
-	static const char heading[] = "## Key encapsulation\n";
-	const struct site_chart *kem = NULL;
-	for (size_t i = 0; i < ch->n && !kem; i++)
-		if (!strcmp(ch->v[i].name, "kem-cost"))
-			kem = &ch->v[i];
-	const char *at = strstr(md, heading);
-	if (!kem || !at)
-		return NULL;
-	const char *next = strstr(at + strlen(heading), "\n## ");
-	char *img = xasprintf("![%s](charts/%s.svg)\n", kem->title, kem->name);
-	char *page = next ? xasprintf("%.*s\n%s%s", (int)(next - md + 1), md, img, next)
-		: xasprintf("%s\n%s", md, img);
-	free(img);
-	return page;
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, md);
+	for (size_t s = 0; s < sizeof summary_chart_sections / sizeof *summary_chart_sections; s++) {
+		const struct site_chart *c = NULL;
+		for (size_t i = 0; i < ch->n && !c; i++)
+			if (!strcmp(ch->v[i].name, summary_chart_sections[s].chart))
+				c = &ch->v[i];
+		const char *h = strstr(sb.buf, summary_chart_sections[s].heading);
+		if (!c || !h || (h != sb.buf && h[-1] != '\n'))
+			continue;
+		/* the section ends at the next heading; the chart follows its table */
+		const char *next = strstr(h + strlen(summary_chart_sections[s].heading), "\n## ");
+		size_t at = next ? (size_t)(next - sb.buf + 1) : sb.len;
+		char *note = c->omitted ? xasprintf("\nNot on the chart (nothing to draw): %s.\n",
+						    c->omitted) : xstrdup("");
+		char *img = xasprintf("%s![%s](charts/%s.svg)\n%s%s", next ? "" : "\n", c->title,
+				      c->name, note, next ? "\n" : "");
+		free(note);
+		char *page = xasprintf("%.*s%s%s", (int)at, sb.buf, img, sb.buf + at);
+		free(img);
+		sb_free(&sb);
+		sb_adds(&sb, page);
+		free(page);
+	}
+	return sb_detach(&sb);
 }
 
 static void system_pages(const struct dataset *ds, int extensions, struct report_out *out)
@@ -56,12 +76,10 @@ static void system_pages(const struct dataset *ds, int extensions, struct report
 	char *d = page_summary(ds, &len);
 	if (extensions) {
 		site_summary_charts(ds, &sum);
-		char *with = summary_with_scatter(d, &sum);
-		if (with) {
-			free(d);
-			d = with;
-			len = strlen(d);
-		}
+		char *with = report_summary_with_charts(d, &sum);
+		free(d);
+		d = with;
+		len = strlen(d);
 	}
 	add(out, xasprintf("%s/index.md", ds->system_id), d, len);
 	d = page_method(ds, &len);

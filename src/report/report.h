@@ -37,4 +37,10 @@ int report_render_systems(struct dataset *ds, size_t n, int extensions, struct r
 int report_render_published(const char *dataset_dir, struct report_out *out, char **err);
 void report_out_free(struct report_out *out);
 
+struct site_charts;
+/* The summary page md with each of its charts (charts/charts.h:
+ * site_summary_charts) as an image paragraph right after the table of the
+ * section it illustrates; a new string. */
+char *report_summary_with_charts(const char *md, const struct site_charts *ch);
+
 #endif

@@ -450,7 +450,7 @@ void site_equal_security_pages(const struct dataset *ds, struct site_files *md,
 			const char **labels = xcalloc(secs[0].n, sizeof *labels);
 			for (size_t i = 0; i < secs[0].n; i++) {
 				p[i] = (struct svg_point){ secs[0].rows[i].c->id,
-					secs[0].rows[i].v[3] + secs[0].rows[i].v[4], secs[0].rows[i].v[1] };
+					secs[0].rows[i].v[3] + secs[0].rows[i].v[4], secs[0].rows[i].v[1], 0 };
 				labels[i] = secs[0].rows[i].in->label;
 			}
 			char *name = xasprintf("equal-security-%d-kem-cost", tg[t]);

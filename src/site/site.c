@@ -315,7 +315,7 @@ static const char *category_page(const struct build *b, const char *page, const 
 }
 
 void site_category_pages(const char *sys, const char *summary_md, struct site_files *out,
-			 struct strlist *names, const struct site_charts *charts)
+			 struct strlist *names)
 {
 	for (size_t i = 0; i < sizeof categories / sizeof *categories; i++) {
 		const char *h = strstr(summary_md, categories[i].heading);
@@ -332,17 +332,11 @@ void site_category_pages(const char *sys, const char *summary_md, struct site_fi
 			free(section);
 			continue;
 		}
-		char *chart = NULL;
-		for (size_t k = 0; charts && k < charts->n; k++)
-			if (!strcmp(categories[i].file, "hash") &&
-			    !strcmp(charts->v[k].name, "hash-cycles-per-byte"))
-				chart = xasprintf("\n![%s](charts/%s.svg)\n", charts->v[k].title,
-						  charts->v[k].name);
+		/* the section brings its chart (report.c puts it after the table) */
 		char *page = xasprintf(
 			"[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) \xe2\x80\xba %s\n\n"
 			"# %s \xe2\x80\x94 system %s\n%s%s", sys, categories[i].title,
-			categories[i].title, sys, section, chart ? chart : "");
-		free(chart);
+			categories[i].title, sys, section, "");
 		char *path = xasprintf("%s/%s.md", sys, categories[i].file);
 		site_files_add(out, path, page, strlen(page));
 		if (names)
@@ -428,7 +422,6 @@ static void build_charts(struct build *b)
 		for (size_t c = 0; c < ds->n_cand; c++)
 			site_candidate_charts(ds, &ds->cand[c], &b->charts[i]);
 		site_summary_charts(ds, &b->charts[i]);
-		site_hash_chart(ds, &b->charts[i]);
 	}
 }
 
@@ -459,8 +452,7 @@ static void collect_markdown(struct build *b)
 		char *text = xstrndup(f->data, f->len);
 		/* the report's own A.8 and summary link the charts */
 		if (s && !strcmp(strchr(f->path, '/'), "/index.md"))
-			site_category_pages(s->ds->system_id, text, &b->md, NULL,
-					    &b->charts[s - b->in->sys]);
+			site_category_pages(s->ds->system_id, text, &b->md, NULL);
 		site_files_add(&b->md, f->path, text, f->len);
 	}
 	const struct dataset **dss = xcalloc(b->in->n_sys + 1, sizeof *dss);

@@ -73,9 +73,9 @@ struct site_request {
 };
 int site_make(const struct site_request *r);
 
-/* Extra Markdown pages: per-category tables split from a summary page (the
- * hash page with the hash chart of charts, when there is one). */
+/* Extra Markdown pages: per-category tables split from a summary page, each
+ * with the chart that follows its table there. */
 void site_category_pages(const char *sys, const char *summary_md, struct site_files *out,
-			 struct strlist *names, const struct site_charts *charts);
+			 struct strlist *names);
 
 #endif

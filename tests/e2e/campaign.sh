@@ -63,7 +63,7 @@ for ph in ("build", "kat", "measure", "profile"):
     assert ph in phases, (ph, phases)
 PY
 
-page=$ws/reports/$sys/examplekem.md
+page=$ws/runs/c/reports/$sys/examplekem.md
 [ -f "$page" ] || fail "no candidate page $page"
 for h in '## 1. Basic information' '## 2. Assessment environment' \
 	 '## 3. Functional testing (KAT)' '## 4. Performance' '## 5. Resource consumption' \
@@ -78,10 +78,10 @@ order=$(grep -nE '^## (3\.|4\.|5\.|6\.|7\.|Beyond)' "$page" | cut -d: -f1 | tr '
 grep -qF '| `ExampleKEM-128` | guide | PASS |' "$page" || fail "KAT row"
 grep -qF '| `ExampleKEM-256` | keygen |' "$page" || fail "performance row"
 for f in index.md size-audit.md symmetric-survey.md "$sys/index.md" "$sys/method.md"; do
-	[ -f "$ws/reports/$f" ] || fail "missing page $f"
+	[ -f "$ws/runs/c/reports/$f" ] || fail "missing page $f"
 done
-grep -qxF "  summary:    $first_ws/reports/$sys/index.md" "$ws/c1.out" || fail "summary path not printed: $(tail -5 "$ws/c1.out")"
-grep -qxF "  candidate:  $first_ws/reports/$sys/examplekem.md" "$ws/c1.out" || fail "candidate path not printed"
+grep -qxF "  summary:    $first_ws/runs/c/reports/$sys/index.md" "$ws/c1.out" || fail "summary path not printed: $(tail -5 "$ws/c1.out")"
+grep -qxF "  candidate:  $first_ws/runs/c/reports/$sys/examplekem.md" "$ws/c1.out" || fail "candidate path not printed"
 
 # The campaign of a package path in a fresh workspace: add, build, kat,
 # measure, memory and profile, each phase recorded and successful.

@@ -195,8 +195,8 @@ import json, sys
 phases = [p["phase"] for p in json.load(open(sys.argv[1]))["phases"]]
 assert phases[:3] == ["build", "kat", "check"], phases
 PY
-sys=$(ls "$ws/reports" | grep -v '\.md$' | head -n 1)
-page=$ws/reports/$sys/flawkem.md
+sys=$(ls "$ws/runs/c/reports" | grep -v '\.md$' | head -n 1)
+page=$ws/runs/c/reports/$sys/flawkem.md
 grep -qx '### A.10 Correctness and side channels' "$page" || fail "no A.10 on the candidate page"
 grep -qF '| `Clean` | clean (300 rounds) | clean (300 rounds) | clean (3 rounds) | clean (2 rounds) |' "$page" ||
 	fail "A.10 Clean row: $(grep -F '`Clean` |' "$page")"
@@ -208,7 +208,7 @@ grep -qF 'Occurrences of reviewed findings suppressed by `candidates/flawkem/che
 	fail "suppressed note"
 grep -qF '| `SecretBranch` | check consttime | `check/flawkem/SecretBranch__consttime.json` |' "$page" ||
 	fail "A.9 check rows"
-summary=$ws/reports/$sys/index.md
+summary=$ws/runs/c/reports/$sys/index.md
 grep -q '^| id | algorithm | instance performance report | .* | ciphertext (B) | checks | notes |$' "$summary" ||
 	fail "summary header: $(grep '^| id' "$summary")"
 grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`Clean`\](flawkem.md).* | clean | ' "$summary" ||
@@ -217,11 +217,11 @@ grep -q '^| \[flawkem\](flawkem.md) | FlawKEM | \[`SecretIndex`\](flawkem.md).* 
 	fail "summary SecretIndex row: $(grep -F '`SecretIndex`' "$summary")"
 grep -qF '[checks page](checks.md)' "$summary" || fail "summary legend"
 grep -qF 'not checked (check covers `kem`, `sign`, `kex` instances)' "$summary" || fail "summary legend: the types check covers"
-[ -f "$ws/reports/$sys/checks.md" ] || fail "no checks page"
-grep -qF 'They cover `kem`, `sign`, `kex` instances; instances of other types are not listed.' "$ws/reports/$sys/checks.md" ||
+[ -f "$ws/runs/c/reports/$sys/checks.md" ] || fail "no checks page"
+grep -qF 'They cover `kem`, `sign`, `kex` instances; instances of other types are not listed.' "$ws/runs/c/reports/$sys/checks.md" ||
 	fail "checks page: the types check covers"
 grep -qF '| [flawkem](flawkem.md) | `SecretIndex` dec | constant time | secret-dependent memory index (secret key) |' \
-	"$ws/reports/$sys/checks.md" || fail "checks page finding"
+	"$ws/runs/c/reports/$sys/checks.md" || fail "checks page finding"
 
 ngcc publish --run runs/c --dataset ds --publish-unfixed >"$ws/pub.out" 2>&1 || fail "publish: $(cat "$ws/pub.out")"
 grep -q ", 24 check record(s)," "$ws/pub.out" || fail "publish line: $(cat "$ws/pub.out")"

@@ -47,10 +47,16 @@ ngcc measure --run runs/s1 --shard 1/1 "${plan[@]}" >"$ws/r.out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "resume with another assignment exited $rc"
 grep -q 'shards\.' "$ws/r.out" || fail "$(cat "$ws/r.out")"
 
-ngcc merge runs/s1 runs/d --into runs/all >/dev/null || fail "merge"
+# Pages rendered from the shards (in their own reports/) are not evidence:
+# merge leaves them behind, and the merged run renders its own.
+ngcc report --run runs/s1 >/dev/null 2>&1 || fail "report of a shard"
+ngcc report --run runs/d >/dev/null 2>&1 || fail "report of the deferred run"
+ngcc merge runs/s1 runs/d --into runs/all >"$ws/merge.out" 2>&1 || fail "merge: $(cat "$ws/merge.out")"
+[ ! -e "$ws/runs/all/reports" ] || fail "merge copied a shard's pages"
 ngcc status --run runs/all >"$ws/status.txt" || fail "merged run not settled: $(cat "$ws/status.txt")"
 grep -q '^6 unit(s): 6 complete' "$ws/status.txt" || fail "$(cat "$ws/status.txt")"
-ngcc report --run runs/all --out rep >/dev/null || fail "report of the merged run"
+ngcc report --run runs/all >/dev/null || fail "report of the merged run"
+[ -f "$ws/runs/all/reports/index.md" ] || fail "the merged run's pages are not in its reports/"
 
 ngcc plan --run runs/all "${defer[@]}" --json >"$ws/plan.json" || fail "plan"
 python3 - "$ws/plan.json" <<'PY' || fail "plan --defer"

@@ -17,13 +17,13 @@ ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 
 shared_copy example-campaign "$ws" "$ws.log"
 [ "$(cat "$ws.log/campaign.rc")" -le 1 ] || fail "the shared campaign failed"
-sys=$(ls "$ws/reports" | grep -v '\.md$' | head -1)
+sys=$(ls "$ws/runs/c/reports" | grep -v '\.md$' | head -1)
 ngcc check-host >"$ws/host.out" 2>&1 || true
 
 python3 - "$ws" "$sys" "$ws.log/campaign.out" <<'PY' || fail "figures"
 import glob, json, math, os, re, sys
 ws, sys_id, console = sys.argv[1], sys.argv[2], sys.argv[3]
-pages = os.path.join(ws, "reports", sys_id)
+pages = os.path.join(ws, "runs", "c", "reports", sys_id)
 method = open(os.path.join(pages, "method.md")).read()
 cand = open(os.path.join(pages, "examplekem.md")).read()
 summary = open(os.path.join(pages, "index.md")).read()

@@ -58,9 +58,9 @@ EOF
 # ---- pages ---------------------------------------------------------------------
 sys=$(sed -n 's|^  summary: *.*/\([^/]*\)/index.md$|\1|p' "$ws/out")
 [ -n "$sys" ] || fail "no summary page printed"
-sum=$ws/reports/$sys/index.md
-page=$ws/reports/$sys/examplehash.md
-python3 - "$sum" "$page" "$ws/reports/$sys/iccs.md" "$ws/reports/$sys/method.md" <<'EOF' || fail "pages"
+sum=$ws/runs/h/reports/$sys/index.md
+page=$ws/runs/h/reports/$sys/examplehash.md
+python3 - "$sum" "$page" "$ws/runs/h/reports/$sys/iccs.md" "$ws/runs/h/reports/$sys/method.md" <<'EOF' || fail "pages"
 import re, sys
 summary, page, iccs, method = (open(p, encoding="utf-8").read() for p in sys.argv[1:])
 # ICCS baseline table: ours in the fixed order, then the copy's
@@ -90,10 +90,10 @@ assert "![examplehash: cycles per byte against message length" in page
 assert "Each library was self-tested before timing" in iccs
 assert "The ICCS baseline (candidate `iccs`, 96 timing record(s))" in method
 EOF
-[ -s "$ws/reports/$sys/charts/examplehash-cycles-per-byte.svg" ] || fail "no cycles-per-byte chart"
-grep -q 'pseudoXOF-512' "$ws/reports/$sys/charts/examplehash-cycles-per-byte.csv" ||
+[ -s "$ws/runs/h/reports/$sys/charts/examplehash-cycles-per-byte.svg" ] || fail "no cycles-per-byte chart"
+grep -q 'pseudoXOF-512' "$ws/runs/h/reports/$sys/charts/examplehash-cycles-per-byte.csv" ||
 	fail "the chart lacks the pseudoXOF curve of its width"
-grep -q 'pseudoXOF-256.auxcopykem' "$ws/reports/$sys/charts/examplehash-cycles-per-byte.csv" &&
+grep -q 'pseudoXOF-256.auxcopykem' "$ws/runs/h/reports/$sys/charts/examplehash-cycles-per-byte.csv" &&
 	fail "a package copy is drawn as the baseline"
 
 # ---- publish, site, validate ------------------------------------------------------
@@ -103,4 +103,6 @@ ngcc validate ds >"$ws/val" 2>&1 || { cat "$ws/val"; fail "validate"; }
 grep -q ' 0 problem(s); report check: ok' "$ws/val" || { cat "$ws/val"; fail "validate problems"; }
 ls "$ws/ds/site/$sys"/*.html | grep -q 'hash' || fail "no hash category page in the site"
 grep -rq 'hash-cycles-per-byte' "$ws/ds/site/$sys/" || fail "the site lacks the hash chart"
+# the hash summary and page in a browser at 1280 and 390 px
+browser_check "$ws" "$ws/ds/site/$sys/index.html" "$ws/ds/site/$sys/examplehash.html"
 echo "ok: hash campaign with the ICCS baseline"

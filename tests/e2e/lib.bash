@@ -44,3 +44,37 @@ shared_copy() {
 	fi
 	[ -z "$tmp" ] || rm -rf "$tmp"
 }
+
+# browser_check DIR PAGE... — load each HTML page in headless Chromium at
+# 1280 and 390 px and check it as tests/tools/browser-check.py's "view"
+# loads do (no sideways page scroll, a scroll cue on every box that
+# scrolls, chart text of 11 px or more, one chart point per CSV row, a
+# chart on every summary whose cost charts label every instance of their
+# table).  Working files go in DIR.  Skipped without Chromium and in the
+# sanitized pass (the browser runs none of our code).
+browser_check() {
+	local dir=$1 page chromium=/usr/bin/chromium
+	shift
+	if [ ! -x "$chromium" ]; then
+		echo "SKIP: browser check: chromium not installed"
+		return 0
+	fi
+	if [ "${NGCC_TEST_PASS:-}" = sanitized ]; then
+		echo "SKIP: browser check in the plain pass only (the browser runs none of our code)"
+		return 0
+	fi
+	for page in "$@"; do
+		[ -f "$page" ] || fail "browser check: no page $page"
+		printf 'view 1280 %s\nview 390 %s\n' "$page" "$page"
+	done >"$dir/browser-pages.txt"
+	python3 "$NGCC_SRC/tests/tools/browser-check.py" harness "$dir/browser-pages.txt" \
+		"$dir/browser-harness.html"
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$(mktemp -d "$dir/chrome.XXXXXX")" \
+		--allow-file-access-from-files --virtual-time-budget=30000 \
+		--dump-dom "file://$dir/browser-harness.html" >"$dir/browser-harness.dom" 2>/dev/null ||
+		fail "chromium could not load the harness page"
+	python3 "$NGCC_SRC/tests/tools/browser-check.py" check "$dir/browser-pages.txt" \
+		"$dir/browser-harness.dom" || fail "browser check"
+}

@@ -18,7 +18,7 @@ ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 
 shared_copy example-campaign "$ws" "$ws.log"
 [ "$(cat "$ws.log/campaign.rc")" -le 1 ] || fail "the shared campaign failed"
-sys=$(ls "$ws/reports" | grep -v '\.md$' | head -1)
+sys=$(ls "$ws/runs/c/reports" | grep -v '\.md$' | head -1)
 page=$ws/out/$sys/examplekem.md
 
 # ---- a run without profiles ---------------------------------------------------

@@ -33,7 +33,7 @@ rc=$(cat "$ws/first/campaign.rc")
 [ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/first/campaign.err")"
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
 	"$ws/runs/c/campaign.json")
-page=$ws/reports/$sys/examplekem.md
+page=$ws/runs/c/reports/$sys/examplekem.md
 [ -f "$page" ] || fail "no candidate page $page"
 
 check "$page" || fail "$page does not have the seed's structure"

@@ -191,6 +191,10 @@ grep -q "^$sys,hostilesig,SignFails,reference,sign,complete," "$ws/ds/site/data/
 	fail "summary.csv: no signature row"
 ngcc validate ds >"$ws/validate.out" 2>&1 || fail "validate: $(cat "$ws/validate.out")"
 has "$ws/validate.out" "0 problem(s); report check: ok"
+# The signature and key-exchange summaries in a browser at 1280 and 390 px:
+# a chart per type beside its table, every instance drawn and labelled or
+# named under the chart (the hostile ones fail some operations).
+browser_check "$ws" "$ws/ds/site/$sys/index.html" "$ws/ds/site/$sys/hostilesig.html"
 
 # A tampered signature record fails validation: a trial's cycles, then the
 # retry counter the page's n column is made from.

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "evidence/json.h"
 #include "model/dataset.h"
 #include "report/pages.h"
 #include "report/report.h"
@@ -122,6 +123,10 @@ static char *normalise(const char *md)
 	for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (str_starts_with(line, "|---"))
+			continue;
+		/* our charts and quoted notes beside the seed-format tables (§5.9) */
+		if ((str_starts_with(line, "![") && strstr(line, "](charts/")) ||
+		    str_starts_with(line, "> "))
 			continue;
 		if (str_starts_with(line, "| ")) {
 			table_row(&out, line);
@@ -371,14 +376,39 @@ static void deterministic(void **state)
 	report_out_free(&b);
 }
 
+/* The page without our additions beside the seed-format tables: chart
+ * image paragraphs ("![…](charts/…)") and quoted notes ("> …"), each with
+ * the blank line before it. */
+static char *without_additions(char *md)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = md; *p; ) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p + 1) : strlen(p);
+		if ((str_starts_with(p, "![") && memmem(p, n, "](charts/", 9)) ||
+		    str_starts_with(p, "> ")) {
+			if (sb.len >= 2 && sb.buf[sb.len - 2] == '\n')
+				sb.buf[--sb.len] = '\0';   /* its blank line */
+		} else {
+			sb_addf(&sb, "%.*s", (int)n, p);
+		}
+		p += n;
+	}
+	free(md);
+	return sb_detach(&sb);
+}
+
 /* With the extensions off only A.0 remains after the closing line, and
- * everything before it is byte-identical. */
+ * everything before it is byte-identical but for our charts beside the
+ * tables. */
 static void isolation(void **state)
 {
 	(void)state;
 	size_t la, lb;
-	char *on = page_candidate(&ds, cand("kem-27"), 1, &la);
+	char *on = without_additions(page_candidate(&ds, cand("kem-27"), 1, &la));
 	char *off = page_candidate(&ds, cand("kem-27"), 0, &lb);
+	assert_null(strstr(off, "](charts/"));
+	assert_null(strstr(off, "\n> "));
 	const char *cut_on = strstr(on, "\n---\n"), *cut_off = strstr(off, "\n---\n");
 	assert_non_null(cut_on);
 	assert_non_null(cut_off);
@@ -465,55 +495,84 @@ static void other_pages(void **state)
 	report_out_free(&o);
 }
 
-/* Every `](charts/<name>.svg)` link of page (a file of <SYS>/) names a
- * rendered SVG with its CSV; returns how many links there are. */
+/* Every `](charts/<name>.svg)` and `](charts/<name>.csv)` link of page (a
+ * file of <SYS>/) names a rendered file, an SVG always with its CSV;
+ * returns how many image links (`![…](charts/….svg)`) there are. */
 static size_t check_chart_links(const struct report_out *o, const char *sys, const char *page)
 {
-	size_t n = 0;
-	for (const char *p = page; (p = strstr(p, "](charts/")); n++) {
+	size_t images = 0;
+	for (const char *p = page; (p = strstr(p, "](charts/")); ) {
 		p += 2;
 		size_t len = strcspn(p, ")");
-		assert_true(len > 4 && !strncmp(p + len - 4, ".svg", 4));
-		char *svg = xasprintf("%s/%.*s", sys, (int)len, p);
+		int svg = len > 4 && !strncmp(p + len - 4, ".svg", 4);
+		assert_true(svg || (len > 4 && !strncmp(p + len - 4, ".csv", 4)));
+		char *file = xasprintf("%s/%.*s", sys, (int)len, p);
 		char *csv = xasprintf("%s/%.*s.csv", sys, (int)len - 4, p);
-		assert_non_null(strstr(find_page(o, svg)->data, "<svg"));
+		if (svg)
+			assert_non_null(strstr(find_page(o, file)->data, "<svg"));
 		assert_true(find_page(o, csv)->len > 0);
-		free(svg);
+		/* an image paragraph: "![title](charts/x.svg)" alone on its line */
+		const char *line = p;
+		while (line > page && line[-1] != '\n')
+			line--;
+		images += svg && line[0] == '!' && line[1] == '[';
+		free(file);
 		free(csv);
+		p += len;
 	}
-	return n;
+	return images;
 }
 
-/* docs/report-format.md §10.4: the charts are files of the Markdown tree, linked
- * from A.8 of each candidate page and from the summary; none with the
- * extensions off. */
+/* The image of chart name lies in page after the heading from and before
+ * the next to after it (the page's end when there is none). */
+static void chart_between(const char *page, const char *name, const char *from, const char *to)
+{
+	char *img = xasprintf("](charts/%s.svg)\n", name);
+	const char *at = strstr(page, img), *a = strstr(page, from);
+	const char *b = a ? strstr(a + 1, to) : NULL;
+	if (!b)
+		b = page + strlen(page);
+	if (!at || !a || at < a || at > b)
+		fail_msg("chart %s is not between '%s' and '%s'", name, from, to);
+	free(img);
+}
+
+/* docs/report-format.md §10.4: the charts are files of the Markdown tree,
+ * each shown beside the table it illustrates (a candidate's cycles after
+ * §4, its shares after the symmetric-primitives table, its memory after
+ * A.3; each summary chart after its section's table) and listed with its
+ * data in A.8; none with the extensions off. */
 static void charts_in_markdown_tree(void **state)
 {
 	(void)state;
 	struct report_out on, off;
 	assert_int_equal(report_render(&ds, 1, &on), 0);
 	assert_int_equal(report_render(&ds, 0, &off), 0);
-	size_t pages_with = 0, links = 0, files = 0;
+	size_t pages_with = 0, images = 0, files = 0;
 	for (size_t i = 0; i < on.n; i++) {
 		const struct report_file *f = &on.f[i];
 		if (strstr(f->path, "/charts/")) {
 			files++;
 			continue;
 		}
-		const char *a8 = strstr(f->data, "\n### A.8 Charts\n\n![");
+		const char *a8 = strstr(f->data, "\n### A.8 Charts\n");
 		if (a8)
 			pages_with++;
 		size_t n = check_chart_links(&on, "x86_1", f->data);
-		/* candidate pages link charts only from A.8 */
-		if (n && strcmp(f->path, "x86_1/index.md"))
-			assert_int_equal(check_chart_links(&on, "x86_1", a8), n);
-		links += n;
+		/* A.8 lists every chart shown on the page, with its data */
+		if (a8)
+			assert_int_equal(check_chart_links(&on, "x86_1", a8), 0);
+		images += n;
 	}
 	assert_true(pages_with >= 1);
-	assert_int_equal(files, 2 * links);   /* an SVG and a CSV per link */
+	assert_int_equal(files, 2 * images);   /* an SVG and a CSV per chart shown */
+	const char *kem27 = find_page(&on, "x86_1/kem-27.md")->data;
+	chart_between(kem27, "kem-27-cycles", "## 4. Performance", "## 5. Resource");
+	chart_between(kem27, "kem-27-shares", "## Symmetric primitives", "## 7. Raw evidence");
+	assert_non_null(strstr(kem27, "- [kem-27: mean cycles per operation (system x86_1)]"
+			       "(charts/kem-27-cycles.svg) ([data](charts/kem-27-cycles.csv))\n"));
 	const char *sum = find_page(&on, "x86_1/index.md")->data;
-	assert_non_null(strstr(sum, "](charts/kem-cost.svg)\n"));
-	assert_true(strstr(sum, "](charts/kem-cost.svg)") > strstr(sum, "## Key encapsulation"));
+	chart_between(sum, "kem-cost", "## Key encapsulation", "\n## ");
 	for (size_t i = 0; i < off.n; i++) {
 		assert_null(strstr(off.f[i].path, "/charts/"));
 		assert_null(strstr(off.f[i].data, "A.8"));
@@ -521,6 +580,69 @@ static void charts_in_markdown_tree(void **state)
 	}
 	report_out_free(&on);
 	report_out_free(&off);
+}
+
+/* Our quoted notes explain the seed wording where the page shows it (§5.3,
+ * §5.8), and the summary's legend says where the target column comes from
+ * (§6), here without security_targets.csv. */
+static void page_notes(void **state)
+{
+	(void)state;
+	size_t len;
+	char *md = page_candidate(&ds, cand("kem-27"), 1, &len);
+	const char *s3 = strstr(md, "## 3. "), *s4 = strstr(md, "## 4. "), *s7 = strstr(md, "## 7. ");
+	const char *flags = strstr(md, "\n> Build flags: `guide`: the compiler flags of the NICCS "
+				   "self-assessment guide");
+	assert_true(flags && flags > s3 && flags < s4);
+	/* the §3 sentence says "in the harness": the note says what it is */
+	assert_non_null(strstr(md, "manifest `kem-27/kat.sha256` in the harness"));
+	const char *h3 = strstr(flags, "\"In the harness\" (the seed pages' wording): the KAT manifest");
+	assert_true(h3 && h3 < s4);
+	const char *h7 = strstr(s7, "\n> \"In the harness\" (the seed pages' wording): the paths");
+	assert_non_null(h7);
+	/* no memory pass in the fixture: A.3 shows the timing processes' RSS,
+	 * the same figure as section 5, so no note sets them apart */
+	assert_non_null(strstr(md, " (timing) |"));
+	assert_null(strstr(md, "> Peak RSS here"));
+	assert_non_null(strstr(md, "Except in rows marked `timing`, the operation peak RSS is not "
+			       "the peak RSS of section 5"));
+	free(md);
+	struct report_out o;
+	assert_int_equal(report_render(&ds, 1, &o), 0);
+	const char *sum = find_page(&o, "x86_1/index.md")->data;
+	assert_non_null(strstr(sum, "\n- **Target (bits)**: the security level claimed for the "
+			       "instance, from the optional catalog `security_targets.csv`"));
+	assert_non_null(strstr(sum, "There is none for these pages, so the column shows `\xe2\x80\x93`."));
+	report_out_free(&o);
+}
+
+/* docs/report-format.md §10.4: a summary chart never leaves an instance
+ * out without a word: a failed record is not drawn, and the sentence under
+ * the chart names it. */
+static void chart_omissions_named(void **state)
+{
+	(void)state;
+	const struct ds_candidate *c = cand("kem-12");
+	json_t *rec = (json_t *)c->inst[0].rec[0].j;
+	char *was = xstrdup(jget_str(rec, "status", ""));
+	const char *op = c->inst[0].rec[0].op;
+	json_object_set_new(rec, "status", json_string("failed"));
+	struct report_out o;
+	assert_int_equal(report_render(&ds, 1, &o), 0);
+	const char *sum = find_page(&o, "x86_1/index.md")->data;
+	char *want = xasprintf("](charts/kem-cost.svg)\n\nNot on the chart (nothing to draw): "
+			       "`%s` %s (failed).\n", c->inst[0].label, op);
+	if (!strstr(sum, want))
+		fail_msg("no sentence naming the failed record under the chart: %s", want);
+	/* the CSV (one row per marker) has no row for it */
+	const char *csv = find_page(&o, "x86_1/charts/kem-cost.csv")->data;
+	char *row = xasprintf("kem-12,%s,%s,", c->inst[0].label, op);
+	assert_null(strstr(csv, row));
+	free(row);
+	free(want);
+	report_out_free(&o);
+	json_object_set_new(rec, "status", json_string(was));
+	free(was);
 }
 
 int main(void)
@@ -534,6 +656,8 @@ int main(void)
 		cmocka_unit_test(patches_bullet),
 		cmocka_unit_test(deterministic),
 		cmocka_unit_test(isolation),
+		cmocka_unit_test(page_notes),
+		cmocka_unit_test(chart_omissions_named),
 		cmocka_unit_test(other_pages),
 		cmocka_unit_test(charts_in_markdown_tree),
 	};

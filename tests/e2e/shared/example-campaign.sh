@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # shared/example-campaign.sh DIR — one short campaign on the example package
-# in DIR/ws (add, build, kat, measure with the memory pass, profile, report
-# into runs/c and reports/), as tests/e2e/campaign.sh checks it; its exit
-# code, stdout and stderr and the workspace path in DIR/log.  Every script
+# in DIR/ws (add, build, kat, measure with the memory pass, profile into
+# runs/c, report into runs/c/reports/), as tests/e2e/campaign.sh checks it;
+# its exit code, stdout and stderr and the workspace path in DIR/log.  Every script
 # that needs measured data copies it (tests/e2e/lib.bash: shared_copy).
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
