@@ -123,7 +123,7 @@ p=$(ls "$ws/$run"/profile/*/*.json | wc -l)
 
 # ---- report, publish, site, validate ------------------------------------------
 ngcc report --run "$run" >"$ws/report.out" 2>&1 || fail "report: $(cat "$ws/report.out")"
-page="$ws/reports/arm_1/examplekem.md"
+page="$ws/$run/reports/arm_1/examplekem.md"
 [ -f "$page" ] || fail "no $page (systems.csv names this AArch64 run arm_1): $(cat "$ws/report.out")"
 has "$page" "performance on AArch64 (system arm_1)"
 has "$page" "NICCS ARM self-assessment guide"
