@@ -172,11 +172,8 @@ static int check_machine(const char *path, char **err)
 		return 0;
 	ssize_t n = read(fd, h, sizeof h);
 	close(fd);
-	if (n < (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG)) {
-		*err = load_error("%s is not an ELF shared library (rebuild it with "
-				  "`ngcc-perf build`)", path);
-		return -1;
-	}
+	if (n < (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG))
+		return 0; /* not ELF at all: dlopen says what it is */
 	unsigned elf_class = h[EI_CLASS];
 	unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
 						     : (unsigned)h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];

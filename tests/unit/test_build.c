@@ -503,7 +503,7 @@ static void test_build_json_record(void **state)
 				"guide_result", "kat_not_passed", "excluded", "kat_log",
 				"kat_log_sha256", "library", "library_sha256", "elf_load_bytes",
 				"elf_sections", "compile_commands", "link_command", "compiler",
-				"lto", "imports_allocator", "primitive_scan" };
+				"compiler_command", "compiler_target", "lto", "imports_allocator", "primitive_scan" };
 	void *it = json_object_iter(t1);
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++, it = json_object_iter_next(t1, it))
 		assert_string_equal(json_object_iter_key(it), order[i]);

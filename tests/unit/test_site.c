@@ -193,15 +193,28 @@ static int setup(void **state)
 	char *cmp = page_compare(both, 2, cmp_charts, &cmp_len);
 	assert_non_null(cmp);
 	site_files_add(&f->md, "compare.md", cmp, cmp_len);
-	/* it links every compared candidate's page, as the report's tree has them */
+	/* and compare-<ID>.md per candidate measured on both, which it links */
 	for (size_t i = 0; i < f->ds.n_cand; i++) {
-		char *path = xasprintf(SYS "/%s.md", f->ds.cand[i].id);
-		if (!site_files_find(&f->md, path)) {
-			char *stub = xasprintf("# %s\n", f->ds.cand[i].id);
-			site_files_add(&f->md, path, stub, strlen(stub));
-		}
-		free(path);
+		char *page = page_compare_candidate(both, 2, f->ds.cand[i].id, &cmp_len);
+		char *name = compare_candidate_page_name(f->ds.cand[i].id);
+		if (page)
+			site_files_add(&f->md, name, page, cmp_len);
+		free(name);
 	}
+	/* they link every compared candidate's page on both systems, as the
+	 * report's tree has them */
+	char *summary2 = xasprintf("%s/index.md", both[1]->system_id);
+	site_files_add_str(&f->md, summary2, "# summary\n");
+	free(summary2);
+	for (size_t s = 0; s < 2; s++)
+		for (size_t i = 0; i < both[s]->n_cand; i++) {
+			char *path = xasprintf("%s/%s.md", both[s]->system_id, both[s]->cand[i].id);
+			if (!site_files_find(&f->md, path)) {
+				char *stub = xasprintf("# %s\n", both[s]->cand[i].id);
+				site_files_add(&f->md, path, stub, strlen(stub));
+			}
+			free(path);
+		}
 	site_charts_free(&cmp_charts[0]);
 	site_charts_free(&cmp_charts[1]);
 	in.n_sys = 2;
@@ -452,6 +465,8 @@ static void compare(void **state)
 		outliers++;
 	assert_int_equal(outliers, 1);
 	assert_non_null(strstr(file_text(&f->two, SYS "/kem-1.html"), "href=\"../compare.html\""));
+	assert_non_null(strstr(p, "href=\"compare-kem-1.html\""));
+	assert_non_null(strstr(file_text(&f->two, "compare-kem-1.html"), "<td>2.00</td>"));
 	assert_non_null(strstr(p, "<svg"));
 	struct strlist problems = STRLIST_INIT;
 	size_t bad = site_check_links(&f->two, &problems);
