@@ -31,6 +31,7 @@ enum unit_status {
 	US_STALE,        /* complete, but of another library */
 	US_DEFERRED,     /* left to the deferred worker (--defer) */
 	US_NOT_TIMED,    /* never timed (KAT status, kat_issues.csv, build) */
+	US_NOT_SELECTED, /* left out by every phase's instance selectors or --op */
 	US_OFF,          /* the pass is not part of this run */
 };
 

@@ -16,6 +16,7 @@
 #include "kat/gate_int.h"
 
 #include "build/build.h"
+#include "build/select.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
 #include "evidence/paths.h"
@@ -746,7 +747,7 @@ static void note_exit(struct kat_totals *t, int code)
 		t->worst_exit = code;
 }
 
-static void kat_candidate(const struct kat_gate_opts *o, const char *id,
+static void kat_candidate(const struct kat_gate_opts *o, const struct selection *sel, const char *id,
 			  struct kat_totals *t)
 {
 	char *conf_path = path_joinf(o->workspace, "candidates/%s/candidate.conf", id);
@@ -792,8 +793,13 @@ static void kat_candidate(const struct kat_gate_opts *o, const char *id,
 	free(kat_dir);
 	for (size_t i = 0; i < conf.n_inst; i++) {
 		struct instance_conf *ic = &conf.inst[i];
-		if (!ic->enabled)
+		if (!selection_has_instance(sel, id, ic->label))
 			continue;
+		if (!ic->enabled) {
+			fprintf(stderr, "kat: %s %s skipped (enabled = no in candidates/%s/candidate.conf)\n",
+				id, ic->label, id);
+			continue;
+		}
 		struct kat_unit u = { .o = o, .conf = &conf, .ic = ic, .id = id };
 		u.stem = build_stem(ic);
 		u.key = build_json_key(id, u.stem);
@@ -830,7 +836,8 @@ out:
 	free(bj_path);
 }
 
-static int count_instances(const char *workspace, const struct strlist *ids)
+static int count_instances(const char *workspace, const struct selection *sel,
+			   const struct strlist *ids)
 {
 	int n = 0;
 	for (size_t i = 0; i < ids->n; i++) {
@@ -840,7 +847,8 @@ static int count_instances(const char *workspace, const struct strlist *ids)
 		memset(&c, 0, sizeof c);
 		if (conf_read(p, &c, &err) == 0)
 			for (size_t k = 0; k < c.n_inst; k++)
-				n += c.inst[k].enabled;
+				n += c.inst[k].enabled &&
+				     selection_has_instance(sel, ids->items[i], c.inst[k].label);
 		free(err);
 		conf_free(&c);
 		free(p);
@@ -877,18 +885,20 @@ int kat_gate_skip_file(struct kat_gate_opts *o, const char *tag)
 int kat_gate(const struct kat_gate_opts *o, const struct strlist *given)
 {
 	struct strlist ids = STRLIST_INIT;
-	for (size_t i = 0; i < given->n; i++)
-		sl_push(&ids, given->items[i]);
-	if (ids.n == 0 && list_candidates(o->workspace, &ids) != 0) {
+	struct selection sel;
+	int rc = selection_from_ids(&sel, given, o->workspace, &ids);
+	if (rc || (ids.n == 0 && list_candidates(o->workspace, &ids) != 0)) {
 		sl_free(&ids);
-		return EXIT_INPUT;
+		selection_free(&sel);
+		return rc ? rc : EXIT_INPUT;
 	}
 	struct kat_totals t = { 0 };
-	t.n = count_instances(o->workspace, &ids);
+	t.n = count_instances(o->workspace, &sel, &ids);
 	for (size_t i = 0; i < ids.n; i++)
-		kat_candidate(o, ids.items[i], &t);
+		kat_candidate(o, &sel, ids.items[i], &t);
 	progress(o, &t, NULL, NULL);
 	sl_free(&ids);
+	selection_free(&sel);
 	if (t.worst_exit > EXIT_FAILED)
 		return t.worst_exit;
 	if (t.tested == 0) {
