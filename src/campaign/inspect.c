@@ -2,6 +2,7 @@
 #include "campaign/inspect.h"
 #include "campaign/estimate.h"
 #include "campaign/prior.h"
+#include "campaign/results.h"
 #include "campaign/runstatus.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
@@ -247,6 +248,25 @@ int inspect_status(const struct engine_opts *o, const struct inspect_opts *io)
 	if (!rc)
 		rc = st.settled ? EXIT_OK : EXIT_FAILED;
 	run_status_free(&st);
+	return rc;
+}
+
+int inspect_figures(const struct engine_opts *o)
+{
+	if (!o->run) {
+		ngcc_error("status needs --run DIR");
+		return EXIT_USAGE;
+	}
+	char *run = engine_run_dir(o), *abs = path_absolute(run), *cj = path_join(abs, "campaign.json");
+	int rc = EXIT_INPUT;
+	if (!path_exists(cj))
+		ngcc_error("status: %s does not exist: %s is not a run directory (or nothing ran in "
+			   "it yet)", cj, abs);
+	else if (results_print(o, abs, stdout) > 0)
+		rc = EXIT_OK;
+	free(cj);
+	free(abs);
+	free(run);
 	return rc;
 }
 

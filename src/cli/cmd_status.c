@@ -11,7 +11,7 @@
 static void status_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] status --run DIR [--json]\n"
+		"usage: ngcc-perf [-C DIR] status --run DIR [--json | --figures]\n"
 		"\n"
 		"List every unit of work (instance x operation) the run directory is\n"
 		"responsible for — its candidates, or its shard's share of them, or the\n"
@@ -25,6 +25,11 @@ static void status_usage(FILE *out)
 		"Options:\n"
 		"  --run DIR     the run directory (relative to the workspace)\n"
 		"  --json        one ngcc-perf/status/1 JSON document instead of the table\n"
+		"  --figures     the results table instead: per complete timing record the\n"
+		"                mean ± sd, median, CV, ops/s and the unit (cycles of the\n"
+		"                named counter, or ns of the monotonic clock), as measure\n"
+		"                and campaign print it when they end (exit 0, or 3 when the\n"
+		"                run has no complete record)\n"
 		"  -h, --help    show this help\n"
 		"\n"
 		"Exit: 0 settled (every unit complete, failed for good, deferred or not\n"
@@ -34,16 +39,17 @@ static void status_usage(FILE *out)
 
 int cmd_status(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	enum { OPT_JSON = 256 };
+	enum { OPT_JSON = 256, OPT_FIGURES };
 	static const struct option opts[] = {
 		{ "run", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "figures", no_argument, NULL, OPT_FIGURES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct engine_opts o;
 	struct inspect_opts io = { 0 };
-	int c;
+	int c, figures = 0;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -52,6 +58,9 @@ int cmd_status(int argc, char **argv, const struct cli_ctx *ctx)
 			break;
 		case OPT_JSON:
 			io.json = 1;
+			break;
+		case OPT_FIGURES:
+			figures = 1;
 			break;
 		case 'h':
 			status_usage(stdout);
@@ -68,7 +77,7 @@ int cmd_status(int argc, char **argv, const struct cli_ctx *ctx)
 		engine_opts_free(&o);
 		return EXIT_USAGE;
 	}
-	int rc = inspect_status(&o, &io);
+	int rc = figures ? inspect_figures(&o) : inspect_status(&o, &io);
 	engine_opts_free(&o);
 	return rc;
 }
