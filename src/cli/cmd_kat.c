@@ -1,5 +1,5 @@
 /*
- * cmd_kat.c — `ngcc-perf kat [ID...] [--timeout SECONDS] [--no-fallback]
+ * cmd_kat.c — `ngcc-perf kat [SELECTOR...] [--timeout SECONDS] [--no-fallback]
  * [--skip-kat-file TAG]...`:
  * the options of the KAT gate (docs/method.md §2.2, kat/gate.h).
  */
@@ -13,7 +13,7 @@
 static void kat_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] kat [ID...] [--timeout SECONDS] [--no-fallback]\n"
+		"usage: ngcc-perf [-C DIR] kat [SELECTOR...] [--timeout SECONDS] [--no-fallback]\n"
 		"                              [--skip-kat-file TAG]...\n"
 		"\n"
 		"Reproduce the submitted Known-Answer Tests of every enabled instance\n"
@@ -53,6 +53,8 @@ static void kat_usage(FILE *out)
 		"RESULT line) and <label>.txt (the generated text; a hash instance:\n"
 		"<label>.<file>.txt per file), and the KAT fields of build/<ID>/build.json.\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"  --timeout SECONDS  hard limit per instance, and per file of a hash\n"
 		"                     instance (default 900)\n"
@@ -65,7 +67,8 @@ static void kat_usage(FILE *out)
 		"\n"
 		"Exit: 0 every instance passed; 1 some did not; 2 usage; 3 bad\n"
 		"workspace or candidate (not added, not built, bad kat.sha256);\n"
-		"4 system error.\n");
+		"4 system error.\n",
+		selector_help);
 }
 
 static int parse_timeout(const char *s, double *out)

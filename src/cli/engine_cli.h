@@ -31,9 +31,6 @@
 	{ "op", required_argument, NULL, 1013 }
 int engine_opt(struct engine_opts *o, int c, const char *arg);
 extern const char engine_options_help[];
-/* "[SELECTOR...]" explained, for the --help of every command that takes
- * instance selectors (build/select.h). */
-extern const char selector_help[];
 /* Parse the command line of calibrate/measure (options, then instance
  * selectors into o->ids).  Returns -1 after --help, 0 to go on, or an exit code. */
 int engine_parse_cli(int argc, char **argv, struct engine_opts *o,
