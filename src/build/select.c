@@ -295,7 +295,8 @@ int selection_resolve(struct selection *s, const char *workspace)
 			ngcc_error("selector '%s' matches no candidate or instance of workspace %s; "
 				   "it has %s", p, workspace, have);
 			free(have);
-			rc = EXIT_USAGE;
+			/* as an unknown candidate id always was: bad workspace input */
+			rc = EXIT_INPUT;
 		}
 	}
 	if (!rc && !s->patterns.n)

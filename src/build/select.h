@@ -41,10 +41,11 @@ void selection_add_op(struct selection *s, const char *op);
 int selection_is_all(const struct selection *s);
 
 /* Resolve against workspace/candidates/<ID>/candidate.conf.  0, or an
- * exit code after an error message: EXIT_USAGE for a selector or --op
- * that matches nothing (or a bare LABEL more than one candidate has),
- * EXIT_INPUT for a workspace without candidates or an unreadable
- * candidate.conf. */
+ * exit code after an error message: EXIT_INPUT for a selector that
+ * matches nothing (as an unknown candidate id always was), a workspace
+ * without candidates or an unreadable candidate.conf; EXIT_USAGE for an
+ * --op that matches no operation or a bare LABEL more than one candidate
+ * has. */
 int selection_resolve(struct selection *s, const char *workspace);
 
 /* A stage's list of selectors (candidate ids are selectors too): s gets

@@ -55,8 +55,4 @@ void launch_opts_free(struct launch_opts *o);
  * 0, or -1 with a message. */
 int launch_write(const struct launch_opts *o, const char *dir, struct strlist *written);
 
-/* The shell word for s: as is when it needs no quoting, else in single
- * quotes.  Caller frees. */
-char *sh_quote(const char *s);
-
 #endif

@@ -19,12 +19,13 @@ plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host
 shared_copy example-built "$ws"
 conf=$ws/candidates/examplekem/candidate.conf
 
-# Unmatched selectors: exit 2, the selector named, what exists listed.
+# Unmatched selectors: exit 3 (as an unknown candidate id), the selector
+# named, what exists listed; an unmatched --op: exit 2.
 for cmd in build kat check "measure --run r" "profile --run r" "plan"; do
 	rc=0
 	# shellcheck disable=SC2086
 	ngcc $cmd nosuch >"$ws/o" 2>&1 || rc=$?
-	[ "$rc" = 2 ] || fail "$cmd nosuch exited $rc: $(cat "$ws/o")"
+	[ "$rc" = 3 ] || fail "$cmd nosuch exited $rc: $(cat "$ws/o")"
 	has "$ws/o" "selector 'nosuch' matches no candidate or instance"
 	has "$ws/o" "examplekem: ExampleKEM-128, ExampleKEM-256"
 done
