@@ -70,7 +70,7 @@ static void inventory_free(struct inventory *inv)
 	sl_free(&inv->ids);
 }
 
-static int inventory_read(struct inventory *inv, const char *workspace)
+static int inventory_read(struct inventory *inv, const char *workspace, const struct selection *s)
 {
 	char *dir = path_join(workspace, "candidates");
 	memset(inv, 0, sizeof *inv);
@@ -78,8 +78,13 @@ static int inventory_read(struct inventory *inv, const char *workspace)
 	free(dir);
 	sl_sort(&inv->ids);
 	if (!inv->ids.n) {
-		ngcc_error("workspace %s has no candidates (no candidates/<ID>/candidate.conf); "
-			   "add one with `ngcc-perf add PACKAGE`", workspace);
+		if (s->patterns.n)
+			ngcc_error("selector '%s' matches no candidate: workspace %s has none (no "
+				   "candidates/<ID>/candidate.conf); add one with `ngcc-perf add "
+				   "PACKAGE`", s->patterns.items[0], workspace);
+		else
+			ngcc_error("workspace %s has no candidates (no candidates/<ID>/candidate.conf); "
+				   "add one with `ngcc-perf add PACKAGE`", workspace);
 		return EXIT_INPUT;
 	}
 	for (size_t i = 0; i < inv->ids.n; i++) {
@@ -283,7 +288,7 @@ int selection_resolve(struct selection *s, const char *workspace)
 	sl_free(&s->ids);
 	sl_free(&s->keys);
 	s->n_instances = 0;
-	int rc = inventory_read(&inv, workspace);
+	int rc = inventory_read(&inv, workspace, s);
 	s->n_available = inv.n;
 	for (size_t i = 0; i < s->patterns.n && !rc; i++) {
 		const char *p = s->patterns.items[i];
@@ -292,8 +297,11 @@ int selection_resolve(struct selection *s, const char *workspace)
 			rc = EXIT_USAGE;
 		} else if (n == 0) {
 			char *have = inventory_text(&inv);
-			ngcc_error("selector '%s' matches no candidate or instance of workspace %s; "
-				   "it has %s", p, workspace, have);
+			char *conf = strchr(p, '/') || is_glob(p) ? xstrdup("") :
+				     xasprintf(" (no candidates/%s/candidate.conf)", p);
+			ngcc_error("selector '%s' matches no candidate or instance of workspace %s%s; "
+				   "it has %s", p, workspace, conf, have);
+			free(conf);
 			free(have);
 			/* as an unknown candidate id always was: bad workspace input */
 			rc = EXIT_INPUT;
