@@ -31,9 +31,9 @@ struct publish_opts {
 	const char *run;         /* absolute */
 	const char *dataset;     /* absolute */
 	int publish_unfixed;     /* allow records taken on an unfixed host (R14) */
-	int allow_partial;       /* publish a run whose phases left units unselected */
 	const char *defer;       /* POSIX ERE matched anywhere in "<cand>/<stem>", or NULL */
 	FILE *out;               /* progress and the summary line (stdout) */
+	int allow_partial;       /* publish a run whose phases left units unselected */
 };
 
 /*
