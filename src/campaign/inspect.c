@@ -208,6 +208,8 @@ static int status_collect(const struct engine_opts *o_in, struct run_status *st,
 		est_model_defaults(&m);
 		warn_other_assignment(&e, doc);
 		selections_from_run(doc, o.workspace, &rs);
+		for (size_t i = 0; i < rs.n; i++)
+			sl_push_owned(&st->selections, selection_describe(&rs.s[i]));
 		fill_status(st, &e, &cov, &rs, elsewhere);
 		run_selections_free(&rs);
 		run_status_finish(st, &o.planning, &m, &pr);

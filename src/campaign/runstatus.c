@@ -288,6 +288,7 @@ void run_status_free(struct run_status *st)
 		free(u->cause);
 	}
 	free(st->units);
+	sl_free(&st->selections);
 	free(st->run);
 	free(st->system_id);
 	free(st->shard);
@@ -314,8 +315,12 @@ json_t *run_status_json(const struct run_status *st)
 	}
 	for (int s = US_PENDING; s <= US_NOT_SELECTED; s++)
 		json_object_set_new(counts, unit_status_name(s), json_integer((json_int_t)st->counts[s]));
+	json_t *sel = json_array();
+	for (size_t i = 0; i < st->selections.n; i++)
+		json_array_append_new(sel, json_string(st->selections.items[i]));
 	json_object_set_new(j, "units", units);
 	json_object_set_new(j, "counts", counts);
+	json_object_set_new(j, "selections", sel);
 	json_object_set_new(j, "open_phases", json_integer((json_int_t)st->open_phases));
 	json_object_set_new(j, "remaining_s", json_real(st->remaining_s));
 	json_object_set_new(j, "settled", json_boolean(st->settled));
@@ -341,6 +346,8 @@ void run_status_print(const struct run_status *st, FILE *out)
 		st->n_units, st->counts[US_COMPLETE], st->counts[US_PENDING], st->counts[US_FAILED],
 		st->counts[US_GIVEN_UP], st->counts[US_STALE], st->counts[US_DEFERRED],
 		st->counts[US_NOT_TIMED], st->counts[US_NOT_SELECTED]);
+	for (size_t i = 0; i < st->selections.n; i++)
+		fprintf(out, "selected by this run's phases: %s\n", st->selections.items[i]);
 	if (st->counts[US_NOT_SELECTED])
 		fprintf(out, "%zu unit(s) not selected: every phase of this run was given instance "
 			"selectors or --op that leave them out; `ngcc-perf measure --run %s` (and "

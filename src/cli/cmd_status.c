@@ -18,9 +18,11 @@ static void status_usage(FILE *out)
 		"shards it was merged from — with the state of its timing record\n"
 		"(complete; pending; failed, with the cause and the attempts made, to\n"
 		"be retried by the next measure; failed for good after 3 attempts;\n"
-		"stale, of another library; deferred; not timed, with the reason),\n"
-		"its memory and profile records, the totals and an estimate of the\n"
-		"work left.  Nothing is measured and no lock is taken.\n"
+		"stale, of another library; deferred; not timed, with the reason; not\n"
+		"selected, left out by instance selectors or --op of every phase),\n"
+		"its memory and profile records, the totals, what the phases selected\n"
+		"and an estimate of the work left.  Nothing is measured and no lock is\n"
+		"taken.\n"
 		"\n"
 		"Options:\n"
 		"  --run DIR     the run directory (relative to the workspace)\n"
@@ -32,8 +34,8 @@ static void status_usage(FILE *out)
 		"                run has no complete record)\n"
 		"  -h, --help    show this help\n"
 		"\n"
-		"Exit: 0 settled (every unit complete, failed for good, deferred or not\n"
-		"timed: a sharded campaign goes on to its report); 1 work is left;\n"
+		"Exit: 0 settled (every selected unit complete, failed for good, deferred\n"
+		"or not timed: a sharded campaign goes on to its report); 1 work is left;\n"
 		"2 usage error; 3 DIR is not a run directory, or no unit is its.\n");
 }
 

@@ -77,6 +77,15 @@ grep -Eq '^  examplekem/ExampleKEM-128 enc +not selected' "$ws/st" || fail "enc 
 has "$ws/st" "1 complete, 0 pending"
 has "$ws/st" "5 not selected"
 has "$ws/st" "settled: every selected unit is complete"
+has "$ws/st" "selected by this run's phases: examplekem/ExampleKEM-128 (1 of 2 instances); operations keygen"
+ngcc status --run r --json >"$ws/st.json" || fail "status --json"
+python3 - "$ws/st.json" <<'EOF' || fail "status --json: $(cat "$ws/st.json")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["counts"]["not selected"] == 5 and j["counts"]["complete"] == 1, j["counts"]
+assert j["settled"] is True
+assert j["selections"] == ["examplekem/ExampleKEM-128 (1 of 2 instances); operations keygen"], j["selections"]
+EOF
 ngcc status --run r --figures >"$ws/fig" || fail "status --figures: $(cat "$ws/fig")"
 has "$ws/fig" "results: 1 timing record(s) in"
 grep -Eq '^  examplekem/ExampleKEM-128 +keygen ' "$ws/fig" || fail "no keygen row in status --figures"
