@@ -56,6 +56,7 @@ struct inventory {
 	struct known *k;
 	size_t n;
 	struct strlist ids;
+	struct strlist broken;      /* "ID" then its conf error, in pairs */
 };
 
 static void inventory_free(struct inventory *inv)
@@ -68,6 +69,7 @@ static void inventory_free(struct inventory *inv)
 	}
 	free(inv->k);
 	sl_free(&inv->ids);
+	sl_free(&inv->broken);
 }
 
 static int inventory_read(struct inventory *inv, const char *workspace, const struct selection *s)
@@ -92,10 +94,11 @@ static int inventory_read(struct inventory *inv, const char *workspace, const st
 		char *path = path_joinf(workspace, "candidates/%s/candidate.conf", id), *err = NULL;
 		struct candidate_conf c;
 		if (conf_read(path, &c, &err)) {
-			ngcc_error("%s", err ? err : path);
-			free(err);
+			/* an error only if a selector names this candidate */
+			sl_push(&inv->broken, id);
+			sl_push_owned(&inv->broken, err ? err : xstrdup(path));
 			free(path);
-			return EXIT_INPUT;
+			continue;
 		}
 		free(path);
 		inv->k = xrealloc(inv->k, (inv->n + c.n_inst) * sizeof *inv->k);
@@ -133,6 +136,29 @@ static void select_known(struct selection *s, const struct known *k)
 	if (!sl_contains(&s->ids, k->id))
 		sl_push(&s->ids, k->id);
 	s->n_instances++;
+}
+
+/* A selector whose candidate part matches a candidate with an unreadable
+ * candidate.conf: its error, as the phases always gave it. */
+static int check_broken(const struct inventory *inv, const char *p)
+{
+	const char *slash = strchr(p, '/');
+	char *idpat = slash ? xstrndup(p, (size_t)(slash - p)) : xstrdup(p);
+	int rc = 0;
+	for (size_t i = 0; i + 1 < inv->broken.n && !rc; i += 2) {
+		if (fnmatch(idpat, inv->broken.items[i], 0))
+			continue;
+		if (is_glob(idpat)) {
+			/* a pattern does not name it: leave it out, visibly */
+			ngcc_warning("selector '%s' leaves out candidate %s: %s", p,
+				     inv->broken.items[i], inv->broken.items[i + 1]);
+			continue;
+		}
+		ngcc_error("%s (fix the file, or re-add the candidate)", inv->broken.items[i + 1]);
+		rc = EXIT_INPUT;
+	}
+	free(idpat);
+	return rc;
 }
 
 /* "ID/LABEL": both parts may be globs. */
@@ -206,7 +232,9 @@ static char *inventory_text(const struct inventory *inv)
 		for (size_t j = 0; j < inv->n && !has; j++)
 			has = !strcmp(inv->k[j].id, inv->ids.items[i]);
 		if (!has)
-			sb_addf(&sb, "%s%s: no instances", sb.len ? "; " : "", inv->ids.items[i]);
+			sb_addf(&sb, "%s%s: %s", sb.len ? "; " : "", inv->ids.items[i],
+				sl_contains(&inv->broken, inv->ids.items[i]) ?
+				"unreadable candidate.conf" : "no instances");
 	}
 	return sb_detach(&sb);
 }
@@ -292,6 +320,8 @@ int selection_resolve(struct selection *s, const char *workspace)
 	s->n_available = inv.n;
 	for (size_t i = 0; i < s->patterns.n && !rc; i++) {
 		const char *p = s->patterns.items[i];
+		if ((rc = check_broken(&inv, p)))
+			break;
 		size_t n = strchr(p, '/') ? match_qualified(s, &inv, p) : match_bare(s, &inv, p);
 		if (n == (size_t)-1) {
 			rc = EXIT_USAGE;

@@ -1,7 +1,8 @@
 /* test_select.c — the instance selectors every phase shares
  * (src/build/select.c): ID, ID/LABEL, a bare LABEL (ambiguity refused),
  * globs in either part, --op with a numbered family, the errors for what
- * matches nothing, and the description recorded in messages. */
+ * matches nothing (and for an unreadable candidate.conf a selector names),
+ * and the description recorded in messages. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,6 +43,7 @@ static int setup(void **state)
 	    "[candidate]\nid = kem-b\ntype = kem\n" INST("X-128", "kem"));
 	put("candidates/kex-c/candidate.conf",
 	    "[candidate]\nid = kex-c\ntype = kex\n" INST("K-1", "kex"));
+	put("candidates/zz-broken/candidate.conf", "[candidate]\nid = zz-broken\ncolour = red\n");
 	return 0;
 }
 
@@ -121,6 +123,15 @@ static void test_unmatched(void **state)
 	assert_false(s.resolved);
 	selection_free(&s);
 	assert_int_equal(resolve(&s, (const char *[]){ "kem-a/Z-*", NULL }, NULL), EXIT_INPUT);
+	selection_free(&s);
+	/* an unreadable candidate.conf matters only to the selectors naming it */
+	assert_int_equal(resolve(&s, (const char *[]){ "zz-broken", NULL }, NULL), EXIT_INPUT);
+	selection_free(&s);
+	/* a pattern leaves it out (with a warning) */
+	assert_int_equal(resolve(&s, (const char *[]){ "*/X-128", NULL }, NULL), 0);
+	assert_int_equal(s.n_instances, 2);
+	selection_free(&s);
+	assert_int_equal(resolve(&s, (const char *[]){ "kem-b", NULL }, NULL), 0);
 	selection_free(&s);
 }
 
