@@ -6,6 +6,7 @@
  * record the results in each build/<ID>/build.json.
  */
 #include "build/batch.h"
+#include "build/select.h"
 
 #include "build/build.h"
 #include "evidence/build_json.h"
@@ -170,8 +171,8 @@ static int record_candidate(const char *workspace, const struct candidate *cand,
 	return rc;
 }
 
-static size_t collect_units(const char *workspace, struct candidate *cands, size_t nc,
-			    struct build_unit **out)
+static size_t collect_units(const char *workspace, const struct selection *sel,
+			    struct candidate *cands, size_t nc, struct build_unit **out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < nc; i++)
@@ -181,6 +182,8 @@ static size_t collect_units(const char *workspace, struct candidate *cands, size
 	for (size_t i = 0; i < nc; i++)
 		for (size_t k = 0; k < cands[i].conf.n_inst; k++) {
 			struct instance_conf *ic = &cands[i].conf.inst[k];
+			if (!selection_has_instance(sel, cands[i].id, ic->label))
+				continue;
 			if (!ic->enabled) {
 				printf("BUILD %s %s skipped (enabled = no in candidate.conf)\n",
 				       cands[i].id, ic->label);
@@ -196,10 +199,11 @@ static size_t collect_units(const char *workspace, struct candidate *cands, size
 	return n;
 }
 
-static int build_all(const struct build_request *r, struct candidate *cands, size_t nc)
+static int build_all(const struct build_request *r, const struct selection *sel,
+		     struct candidate *cands, size_t nc)
 {
 	struct build_unit *units;
-	size_t n = collect_units(r->workspace, cands, nc, &units);
+	size_t n = collect_units(r->workspace, sel, cands, nc, &units);
 	struct printer pr = { units, n, 0, 0, r->tty, 0 };
 	int rc = EXIT_OK;
 
@@ -225,17 +229,19 @@ static int build_all(const struct build_request *r, struct candidate *cands, siz
 int build_candidates(const struct build_request *r)
 {
 	struct strlist ids = STRLIST_INIT;
-	int rc = EXIT_OK;
-
-	for (size_t i = 0; i < r->ids.n; i++)
-		if (!sl_contains(&ids, r->ids.items[i]))
-			sl_push(&ids, r->ids.items[i]);
+	struct selection sel;
+	int rc = selection_from_ids(&sel, &r->ids, r->workspace, &ids);
+	if (rc) {
+		selection_free(&sel);
+		return rc;
+	}
 	if (!ids.n)
 		list_candidates(r->workspace, &ids);
 	if (!ids.n) {
 		ngcc_error("no candidates in workspace %s (no candidates/<ID>/candidate.conf); "
 			   "add one with 'ngcc-perf add PACKAGE'", r->workspace);
 		sl_free(&ids);
+		selection_free(&sel);
 		return EXIT_INPUT;
 	}
 	char *err = NULL;
@@ -248,6 +254,7 @@ int build_candidates(const struct build_request *r)
 		ngcc_error("%s", err);
 		free(err);
 		sl_free(&ids);
+		selection_free(&sel);
 		return EXIT_SYSTEM;
 	}
 	struct candidate *cands = xcalloc(ids.n, sizeof *cands);
@@ -255,12 +262,13 @@ int build_candidates(const struct build_request *r)
 	for (; nc < ids.n && rc == EXIT_OK; nc++)
 		rc = load_candidate(r->workspace, ids.items[nc], &cands[nc]);
 	if (rc == EXIT_OK)
-		rc = build_all(r, cands, nc);
+		rc = build_all(r, &sel, cands, nc);
 	for (size_t i = 0; i < nc; i++) {
 		conf_free(&cands[i].conf);
 		free(cands[i].id);
 	}
 	free(cands);
 	sl_free(&ids);
+	selection_free(&sel);
 	return rc;
 }

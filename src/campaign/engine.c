@@ -41,6 +41,7 @@ void engine_opts_free(struct engine_opts *o)
 {
 	host_override_free(&o->ovr);
 	sl_free(&o->ids);
+	sl_free(&o->ops);
 	sl_free(&o->priors);
 }
 
@@ -107,7 +108,7 @@ static char *kat_issue_exclusion(const char *ws, const char *cand, const char *l
 	return m.cause;
 }
 
-static char *instance_type(const char *ws, const char *cand, const char *label)
+static char *instance_type(const char *ws, const char *cand, const char *label, int *enabled)
 {
 	char *rel = xasprintf("candidates/%s/candidate.conf", cand);
 	char *path = path_join(ws, rel), *err = NULL, *type = NULL;
@@ -117,6 +118,7 @@ static char *instance_type(const char *ws, const char *cand, const char *label)
 		struct instance_conf *ic = conf_find_instance(&conf, label);
 		const char *t = ic && ic->type ? ic->type : conf.type;
 		type = t ? xstrdup(t) : NULL;
+		*enabled = !ic || ic->enabled;
 		conf_free(&conf);
 	}
 	free(err);
@@ -127,6 +129,8 @@ static char *instance_type(const char *ws, const char *cand, const char *label)
 static void add_unit(struct engine *e, const char *cand, const char *label,
 		     const char *op, json_t *inst, const char *lib, const char *sha)
 {
+	if (!selection_has_op(&e->sel, op))
+		return;
 	e->units = xrealloc(e->units, (e->n_units + 1) * sizeof *e->units);
 	struct unit *u = &e->units[e->n_units++];
 	memset(u, 0, sizeof *u);
@@ -196,9 +200,22 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		sl_push_owned(&e->not_timed, xasprintf("%s/?: build.json entry without label or library", cand));
 		return;
 	}
+	if (!selection_has_instance(&e->sel, cand, label))
+		return;
+	/* No candidate.conf to say otherwise: a KEM, as the first pipeline was. */
+	int enabled = 1;
+	type = instance_type(e->o.workspace, cand, label, &enabled);
+	if (!enabled) {
+		/* build no longer touches it, so its library may be an old one */
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: skipped: enabled = no in "
+						       "candidates/%s/candidate.conf", cand, label, cand));
+		free(type);
+		return;
+	}
 	if (!kat_measurable(inst, &why)) {
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
 		free(why);
+		free(type);
 		return;
 	}
 	char *issue = kat_issue_exclusion(e->o.workspace, cand, label);
@@ -206,10 +223,9 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: excluded by kat_issues.csv (%s)",
 						       cand, label, issue));
 		free(issue);
+		free(type);
 		return;
 	}
-	/* No candidate.conf to say otherwise: a KEM, as the first pipeline was. */
-	type = instance_type(e->o.workspace, cand, label);
 	const struct cand_type *t = cand_type_find(type ? type : "kem");
 	if (!cand_type_supported(t)) {
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: type %s is not measured yet",
@@ -312,12 +328,29 @@ static void nothing_to_do(const struct engine *e)
 	free(cdir);
 }
 
+/* The selectors and --op values, checked against the workspace. */
+static int resolve_selection(struct engine *e)
+{
+	selection_init(&e->sel);
+	for (size_t i = 0; i < e->o.ids.n; i++)
+		selection_add(&e->sel, e->o.ids.items[i]);
+	for (size_t i = 0; i < e->o.ops.n; i++)
+		selection_add_op(&e->sel, e->o.ops.items[i]);
+	if (selection_is_all(&e->sel))
+		return 0;
+	int rc = selection_resolve(&e->sel, e->o.workspace);
+	e->usage_error = rc == EXIT_USAGE;
+	return rc ? -1 : 0;
+}
+
 static int list_units(struct engine *e)
 {
 	struct strlist ids = STRLIST_INIT;
+	if (resolve_selection(e))
+		return -1;
 	if (e->o.ids.n) {
-		for (size_t i = 0; i < e->o.ids.n; i++)
-			sl_push(&ids, e->o.ids.items[i]);
+		for (size_t i = 0; i < e->sel.ids.n; i++)
+			sl_push(&ids, e->sel.ids.items[i]);
 	} else {
 		/* build/<id>/build.json, as build_json_path() names it */
 		char *dir = path_join(e->o.workspace, "build");
@@ -496,6 +529,56 @@ static void record_candidates(json_t *doc, const struct strlist *ids)
 	campaign_set_option(doc, "candidates", list);
 }
 
+/* Whether the selection leaves out part of a candidate it names: an
+ * instance selector that is not a candidate id, or --op. */
+static int selection_narrower(const struct selection *sel)
+{
+	if (sel->ops.n)
+		return 1;
+	for (size_t i = 0; i < sel->patterns.n; i++)
+		if (!sl_contains(&sel->ids, sel->patterns.items[i]))
+			return 1;
+	return 0;
+}
+
+static json_t *strlist_array(const struct strlist *l)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	return a;
+}
+
+/* options.selections: what the phases of a run were asked for when some
+ * of them took part of a candidate only (instance selectors, --op), one
+ * entry {instances, operations} per distinct selection; a unit of the
+ * run's candidates no entry covers is "not selected" (status, publish).
+ * Absent: every unit of the candidates is selected, as it is once any
+ * phase ran on every instance (fresh: the run had no phase before). */
+static void record_selection(json_t *doc, const struct selection *sel, int fresh)
+{
+	json_t *opts = json_object_get(doc, "options");
+	json_t *have = json_object_get(opts, "selections");
+	if (!sel->patterns.n && !sel->ops.n) {
+		json_object_del(opts, "selections");
+		return;
+	}
+	if (!json_is_array(have) && (!fresh || !selection_narrower(sel)))
+		return;
+	json_t *entry = json_pack("{soso}", "instances", strlist_array(&sel->patterns),
+				  "operations", sel->ops.n ? strlist_array(&sel->ops) : json_null());
+	json_t *list = json_is_array(have) ? json_deep_copy(have) : json_array();
+	size_t i;
+	json_t *v;
+	int seen = 0;
+	json_array_foreach(list, i, v)
+		seen |= json_equal(v, entry);
+	if (!seen)
+		json_array_append(list, entry);
+	json_decref(entry);
+	campaign_set_option(doc, "selections", list);
+}
+
 struct begin_ctx {
 	struct engine *e;
 	json_t *problems;   /* array */
@@ -524,7 +607,9 @@ static int begin_cb(json_t *doc, void *vctx)
 	json_object_set_new(opts, "counter", json_string(e->o.counter_fallback ? "fallback" : "auto"));
 	if (e->o.max_timeout_s > 0)
 		json_object_set_new(opts, "max_timeout_s", json_real(e->o.max_timeout_s));
-	record_candidates(doc, &e->o.ids);
+	int fresh = json_array_size(json_object_get(doc, "phases")) == 0;
+	record_candidates(doc, e->o.ids.n ? &e->sel.ids : &e->o.ids);
+	record_selection(doc, &e->sel, fresh);
 	e->phase_index = campaign_phase_begin(doc, e->phase);
 	json_object_set(json_array_get(json_object_get(doc, "phases"), e->phase_index), "shard", shard);
 	json_decref(shard);
@@ -682,7 +767,7 @@ int engine_begin(struct engine *e, const struct engine_opts *o, const char *phas
 	 * no run directory behind.  Then the CPU: --cpu auto decides which one
 	 * the host check is of. */
 	if (list_units(e))
-		return EXIT_INPUT;
+		return e->usage_error ? EXIT_USAGE : EXIT_INPUT;
 	if (engine_select_shard(e))
 		return EXIT_USAGE;
 	if (take_cpu(e))
@@ -730,7 +815,9 @@ int engine_list_only(struct engine *e, const struct engine_opts *o, const char *
 		e->run = path_absolute(joined);
 		free(joined);
 	}
-	return list_units(e) ? EXIT_INPUT : EXIT_OK;
+	if (!list_units(e))
+		return EXIT_OK;
+	return e->usage_error ? EXIT_USAGE : EXIT_INPUT;
 }
 
 struct end_ctx {
@@ -792,6 +879,7 @@ void engine_free(struct engine *e)
 	free(e->driver);
 	sl_free(&e->problems);
 	sl_free(&e->not_timed);
+	selection_free(&e->sel);
 	json_decref(e->host_state);
 	json_decref(e->env);
 	json_decref(e->env_ref);

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "build/select.h"
 #include "campaign/progress.h"
 #include "host/background.h"
 #include "method/shard.h"
@@ -48,7 +49,9 @@ struct engine_opts {
 	double max_timeout_s;       /* > 0: cap every hard timeout (tests) */
 	int counter_fallback;       /* drivers use the fallback counter */
 	int tty;
-	struct strlist ids;         /* candidates to include; empty: all built */
+	struct strlist ids;         /* instance selectors (build/select.h): candidate
+	                             * ids, ID/LABEL, labels, globs; empty: all built */
+	struct strlist ops;         /* --op: operations to include; empty: all */
 	struct env_carry *carry;    /* shared by the phases of one command, or NULL */
 	/* docs/method.md §13 */
 	struct shard_spec shard;    /* n = 0: not sharded */
@@ -91,6 +94,8 @@ struct engine {
 	struct unit *units;
 	size_t n_units;
 	struct strlist not_timed;   /* "<ID>/<label>: <why>" */
+	struct selection sel;       /* o.ids and o.ops resolved */
+	int usage_error;            /* the selection matched nothing (EXIT_USAGE) */
 	struct progress progress;
 	int refused;                /* an environment change stopped the phase */
 	/* docs/method.md §13: the assignment this worker follows */

@@ -12,8 +12,6 @@
 
 #define PLAN_KIND "plan"
 #define PLAN_VERSION 1
-/* Phases each shard runs: measure (with its calibrations), memory, profile. */
-#define PHASES_PER_SHARD 3
 
 void est_model_defaults(struct est_model *m)
 {
@@ -122,9 +120,28 @@ static void sum_instances(struct estimate *est, const regex_t *defer)
 
 /* ---- on k CPUs ----------------------------------------------------------------- */
 
-static double per_worker_overhead(const struct est_model *m)
+/* The fixed costs of a worker: each phase with work left (a finished run
+ * has none, and a plan over it costs nothing), and the background probe
+ * of the measure phase. */
+static double per_worker_overhead(const struct estimate *est)
 {
-	return PHASES_PER_SHARD * m->phase_overhead_s + m->background_s;
+	const struct est_model *m = &est->model;
+	int phases = est->work_measure + est->work_memory + est->work_profile;
+	return phases * m->phase_overhead_s + (est->work_measure ? m->background_s : 0);
+}
+
+/* The phases a worker runs: measure (with its calibrations), memory,
+ * profile; each only when one of its units has work left. */
+static void find_work(struct estimate *est)
+{
+	est->work_measure = est->work_memory = est->work_profile = 0;
+	for (size_t i = 0; i < est->n_units; i++) {
+		const struct est_unit *u = &est->units[i];
+		int unknown = u->source == EST_UNKNOWN;
+		est->work_measure |= unknown || u->calibrate_s > 0 || u->measure_s > 0;
+		est->work_memory |= (unknown && est->model.memory_pass) || u->memory_s > 0;
+		est->work_profile |= (unknown && est->model.profile) || u->profile_s > 0;
+	}
 }
 
 /* The longest shard when the non-deferred instances are split over k. */
@@ -148,7 +165,7 @@ static double wall_on(const struct estimate *est, int k)
 	shard_assignment_free(&a);
 	free(keys);
 	free(costs);
-	return n ? worst + per_worker_overhead(&est->model) : 0;
+	return n ? worst + per_worker_overhead(est) : 0;
 }
 
 static int by_total_desc(const void *a, const void *b)
@@ -188,6 +205,7 @@ void est_compute(struct estimate *est, int max_cpus, const regex_t *defer)
 	for (size_t i = 0; i < est->n_units; i++)
 		unit_costs(est, &est->units[i]);
 	sum_instances(est, defer);
+	find_work(est);
 	est->wall_s = xcalloc((size_t)est->max_cpus + 1, sizeof *est->wall_s);
 	for (int k = 1; k <= est->max_cpus; k++)
 		est->wall_s[k] = wall_on(est, k);
@@ -196,7 +214,7 @@ void est_compute(struct estimate *est, int max_cpus, const regex_t *defer)
 		if (est->instances[i].deferred)
 			est->deferred_s += est->instances[i].total_s;
 	if (est->deferred_s > 0)
-		est->deferred_s += per_worker_overhead(&est->model);
+		est->deferred_s += per_worker_overhead(est);
 	find_dominating(est);
 }
 
@@ -351,7 +369,7 @@ static void print_units(const struct estimate *est, FILE *out, size_t top)
 			snprintf(nt, sizeof nt, "%d x %ld", u->plan.trials, u->plan.iterations_per_trial);
 		fmt_duration(tot, sizeof tot, u->total_s);
 		fprintf(out, "  %-40s %-11s %10s %18s %10s\n", name, source_name(u->source), t1, nt,
-			u->source == EST_UNKNOWN ? "?" : tot);
+			u->source == EST_UNKNOWN ? "?" : u->total_s > 0 ? tot : "done");
 	}
 	free(sorted);
 }
@@ -366,7 +384,8 @@ static void print_instances(const struct estimate *est, FILE *out)
 	for (size_t i = 0; i < est->n_instances; i++) {
 		char tot[32];
 		fmt_duration(tot, sizeof tot, sorted[i]->total_s);
-		fprintf(out, "  %-40s %10s%s%s\n", sorted[i]->key, tot,
+		fprintf(out, "  %-40s %10s%s%s\n", sorted[i]->key,
+			sorted[i]->total_s > 0 || sorted[i]->unknown ? tot : "done",
 			sorted[i]->unknown ? "  (no figures: counted as 60 s)" : "",
 			sorted[i]->deferred ? "  deferred" : "");
 	}
@@ -397,6 +416,9 @@ void est_print(const struct estimate *est, FILE *out, size_t top)
 		fmt_duration(w, sizeof w, est->deferred_s);
 		fprintf(out, "  deferred worker (its own CPU): %s\n", w);
 	}
+	if (!est->work_measure && !est->work_memory && !est->work_profile)
+		fprintf(out, "  nothing is left: the run holds every calibration, record, memory "
+			"record and profile of these passes\n");
 	if (est->n_dominating) {
 		fprintf(out, "\non %d CPUs these instances alone exceed the balanced share; "
 			"consider --defer for them:\n", est->max_cpus);

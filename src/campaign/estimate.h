@@ -71,6 +71,9 @@ struct estimate {
 	double deferred_s;          /* the deferred worker's wall time (0: none) */
 	char **dominating;          /* instance keys longer than the balanced share on max_cpus */
 	size_t n_dominating;
+	/* which phases have work left: each costs a worker its phase overhead,
+	 * and the measure phase the background probe; none: nothing is left */
+	int work_measure, work_memory, work_profile;
 };
 
 /* Add a unit (strings copied), every phase still to do; the caller may

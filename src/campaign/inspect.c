@@ -2,6 +2,7 @@
 #include "campaign/inspect.h"
 #include "campaign/estimate.h"
 #include "campaign/prior.h"
+#include "campaign/results.h"
 #include "campaign/runstatus.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
@@ -97,6 +98,54 @@ static void selection_from_run(const json_t *doc, struct engine_opts *o, struct 
 	}
 }
 
+/* options.selections: what the run's phases were asked for when they took
+ * part of a candidate only (engine.c record_selection); n == 0: all. */
+struct run_selections {
+	struct selection *s;
+	size_t n;
+};
+
+static void selections_from_run(const json_t *doc, const char *ws, struct run_selections *rs)
+{
+	const json_t *list = json_object_get(json_object_get(doc, "options"), "selections");
+	size_t i, k;
+	json_t *entry, *v;
+	memset(rs, 0, sizeof *rs);
+	if (!json_is_array(list) || !json_array_size(list))
+		return;
+	rs->s = xcalloc(json_array_size(list), sizeof *rs->s);
+	json_array_foreach(list, i, entry) {
+		struct selection *sel = &rs->s[rs->n++];
+		selection_init(sel);
+		json_array_foreach(json_object_get(entry, "instances"), k, v)
+			selection_add(sel, json_string_value(v));
+		json_array_foreach(json_object_get(entry, "operations"), k, v)
+			selection_add_op(sel, json_string_value(v));
+		if (selection_resolve(sel, ws))
+			ngcc_warning("status: the selection %zu of campaign.json options.selections "
+				     "no longer matches the workspace (above); its units show as not "
+				     "selected", i + 1);
+	}
+}
+
+static int run_selected(const struct run_selections *rs, const struct unit *u)
+{
+	if (!rs->n)
+		return 1;
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->s[i].resolved && selection_has_instance(&rs->s[i], u->cand, u->label) &&
+		    selection_has_op(&rs->s[i], u->op))
+			return 1;
+	return 0;
+}
+
+static void run_selections_free(struct run_selections *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		selection_free(&rs->s[i]);
+	free(rs->s);
+}
+
 static void warn_other_assignment(const struct engine *e, const json_t *doc)
 {
 	const char *have = jget_str(json_object_get(doc, "shards"), "assignment_digest", NULL);
@@ -107,7 +156,7 @@ static void warn_other_assignment(const struct engine *e, const json_t *doc)
 }
 
 static void fill_status(struct run_status *st, const struct engine *e, const struct coverage *c,
-			size_t *elsewhere)
+			const struct run_selections *rs, size_t *elsewhere)
 {
 	for (size_t i = 0; i < e->n_units; i++) {
 		const struct unit *u = &e->units[i];
@@ -116,7 +165,9 @@ static void fill_status(struct run_status *st, const struct engine *e, const str
 		 * another run's. */
 		int mine = covered(e, c, u) ||
 			   (c->merged && engine_unit_shard(e, u) != SHARD_DEFERRED);
-		if (mine)
+		if (mine && !run_selected(rs, u))
+			run_status_add_other(st, u->cand, u->label, u->op, US_NOT_SELECTED, NULL);
+		else if (mine)
 			run_status_add(st, u->cand, u->label, u->op, u->library_sha256, profiled(u));
 		else if (engine_unit_shard(e, u) == SHARD_DEFERRED)
 			run_status_add_other(st, u->cand, u->label, u->op, US_DEFERRED, NULL);
@@ -127,30 +178,29 @@ static void fill_status(struct run_status *st, const struct engine *e, const str
 		add_not_timed(st, e->not_timed.items[i]);
 }
 
-int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io)
+/* The status of o->run into st (opened here; the caller frees it), and
+ * how many units belong to other shards.  EXIT_OK or an exit code after a
+ * message. */
+static int status_collect(const struct engine_opts *o_in, struct run_status *st, size_t *elsewhere)
 {
-	if (!o_in->run) {
-		ngcc_error("status needs --run DIR");
-		return EXIT_USAGE;
-	}
 	struct engine_opts o = *o_in;
 	struct engine e;
-	struct run_status st;
 	struct coverage cov;
 	struct prior pr;
 	char *err = NULL;
 	char *run = engine_run_dir(&o), *abs = path_absolute(run);
 	free(run);
-	int rc = run_status_open(&st, abs, &err) ? EXIT_INPUT : EXIT_OK;
+	*elsewhere = 0;
+	int rc = run_status_open(st, abs, &err) ? EXIT_INPUT : EXIT_OK;
 	free(abs);
 	if (rc) {
 		ngcc_error("status: %s", err);
 		free(err);
-		run_status_free(&st);
 		return rc;
 	}
-	json_t *doc = campaign_load(st.run, NULL);
+	json_t *doc = campaign_load(st->run, NULL);
 	memset(&o.ids, 0, sizeof o.ids);
+	memset(&o.ops, 0, sizeof o.ops);
 	memset(&o.priors, 0, sizeof o.priors);
 	selection_from_run(doc, &o, &cov);
 	campaign_planning_read(json_object_get(doc, "planning"), &o.planning);
@@ -161,36 +211,89 @@ int inspect_status(const struct engine_opts *o_in, const struct inspect_opts *io
 	if (!rc && !e.assigned && load_priors(&o.priors, &pr))
 		rc = EXIT_INPUT;
 	if (!rc) {
-		size_t elsewhere = 0;
 		struct est_model m;
+		struct run_selections rs;
 		est_model_defaults(&m);
 		warn_other_assignment(&e, doc);
-		fill_status(&st, &e, &cov, &elsewhere);
-		run_status_finish(&st, &o.planning, &m, &pr);
+		selections_from_run(doc, o.workspace, &rs);
+		for (size_t i = 0; i < rs.n; i++)
+			sl_push_owned(&st->selections, selection_describe(&rs.s[i]));
+		fill_status(st, &e, &cov, &rs, elsewhere);
+		run_selections_free(&rs);
+		run_status_finish(st, &o.planning, &m, &pr);
 		prior_free(&pr);
-		if (!st.n_units) {
-			ngcc_error("status: %s is responsible for no unit (no built candidate matches it)", st.run);
+		if (!st->n_units) {
+			ngcc_error("status: %s is responsible for no unit (no built candidate matches it)", st->run);
 			rc = EXIT_INPUT;
-		} else if (io->json) {
-			json_t *j = run_status_json(&st);
-			json_object_set_new(j, "units_in_other_shards", json_integer((json_int_t)elsewhere));
-			char *text = evidence_dumps(j);
-			fputs(text, stdout);
-			free(text);
-			json_decref(j);
-		} else {
-			run_status_print(&st, stdout);
-			if (elsewhere)
-				printf("%zu unit(s) belong to other shards of this campaign\n", elsewhere);
 		}
-		if (!rc)
-			rc = st.settled ? EXIT_OK : EXIT_FAILED;
 	}
 	engine_free(&e);
 	json_decref(doc);  /* after the engine: o.defer points into it */
 	sl_free(&o.ids);
 	sl_free(&o.priors);
+	return rc;
+}
+
+int inspect_status(const struct engine_opts *o, const struct inspect_opts *io)
+{
+	if (!o->run) {
+		ngcc_error("status needs --run DIR");
+		return EXIT_USAGE;
+	}
+	struct run_status st;
+	size_t elsewhere = 0;
+	int rc = status_collect(o, &st, &elsewhere);
+	if (!rc && io->json) {
+		json_t *j = run_status_json(&st);
+		json_object_set_new(j, "units_in_other_shards", json_integer((json_int_t)elsewhere));
+		char *text = evidence_dumps(j);
+		fputs(text, stdout);
+		free(text);
+		json_decref(j);
+	} else if (!rc) {
+		run_status_print(&st, stdout);
+		if (elsewhere)
+			printf("%zu unit(s) belong to other shards of this campaign\n", elsewhere);
+	}
+	if (!rc)
+		rc = st.settled ? EXIT_OK : EXIT_FAILED;
 	run_status_free(&st);
+	return rc;
+}
+
+int inspect_figures(const struct engine_opts *o)
+{
+	if (!o->run) {
+		ngcc_error("status needs --run DIR");
+		return EXIT_USAGE;
+	}
+	char *run = engine_run_dir(o), *abs = path_absolute(run), *cj = path_join(abs, "campaign.json");
+	int rc = EXIT_INPUT;
+	if (!path_exists(cj))
+		ngcc_error("status: %s does not exist: %s is not a run directory (or nothing ran in "
+			   "it yet)", cj, abs);
+	else if (results_print(o, abs, stdout) > 0)
+		rc = EXIT_OK;
+	free(cj);
+	free(abs);
+	free(run);
+	return rc;
+}
+
+int inspect_unselected(const char *workspace, const char *run, struct strlist *out)
+{
+	struct engine_opts o;
+	struct run_status st;
+	size_t elsewhere;
+	engine_opts_init(&o, workspace, 0);
+	o.run = run;
+	int rc = status_collect(&o, &st, &elsewhere);
+	for (size_t i = 0; !rc && i < st.n_units; i++)
+		if (st.units[i].measure == US_NOT_SELECTED)
+			sl_push_owned(out, xasprintf("%s/%s %s", st.units[i].cand, st.units[i].label,
+						     st.units[i].op));
+	run_status_free(&st);
+	engine_opts_free(&o);
 	return rc;
 }
 

@@ -29,5 +29,12 @@ struct inspect_opts {
  * left), EXIT_USAGE, or EXIT_INPUT (no units, no run, unreadable prior). */
 int inspect_plan(const struct engine_opts *o, const struct inspect_opts *io);
 int inspect_status(const struct engine_opts *o, const struct inspect_opts *io);
+/* `status --figures`: the results table of o->run (campaign/results.h).
+ * EXIT_OK, or EXIT_INPUT when it is not a run or has no complete record. */
+int inspect_figures(const struct engine_opts *o);
+/* The units of run (absolute, in workspace) that no phase selected
+ * ("<ID>/<label> <op>" into out): what publish refuses to leave out
+ * silently.  EXIT_OK or an exit code after a message. */
+int inspect_unselected(const char *workspace, const char *run, struct strlist *out);
 
 #endif

@@ -25,26 +25,6 @@ void launch_opts_free(struct launch_opts *o)
 	sl_free(&o->sbatch_extra);
 }
 
-char *sh_quote(const char *s)
-{
-	int plain = *s != 0;
-	for (const char *p = s; *p && plain; p++)
-		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			       "0123456789_-+=/.,:@%", *p) != NULL;
-	if (plain)
-		return xstrdup(s);
-	struct strbuf sb = STRBUF_INIT;
-	sb_addc(&sb, '\'');
-	for (const char *p = s; *p; p++) {
-		if (*p == '\'')
-			sb_adds(&sb, "'\\''");
-		else
-			sb_addc(&sb, *p);
-	}
-	sb_addc(&sb, '\'');
-	return sb_detach(&sb);
-}
-
 /* NAME=(word word ...) */
 static void sb_array(struct strbuf *sb, const char *name, const struct strlist *words)
 {

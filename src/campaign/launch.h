@@ -65,8 +65,4 @@ int launch_check(const struct launch_opts *o, const char *dir);
 /* s as one value of an #SBATCH line, in double quotes (caller frees). */
 char *sbatch_quote(const char *s);
 
-/* The shell word for s: as is when it needs no quoting, else in single
- * quotes.  Caller frees. */
-char *sh_quote(const char *s);
-
 #endif

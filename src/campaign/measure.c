@@ -5,6 +5,7 @@
  */
 #include "campaign/cpus.h"
 #include "campaign/engine.h"
+#include "campaign/results.h"
 #include "campaign/memory.h"
 #include "campaign/rundir.h"
 #include "evidence/json.h"
@@ -435,6 +436,12 @@ int measure_command(struct engine_opts *o, int memory_pass)
 	struct env_carry carry = { NULL, -1, 0 };
 	o->carry = &carry;
 	int rc = measure_phase(o, 0);
+	if (rc == EXIT_OK || rc == EXIT_FAILED) {
+		char *run = engine_run_dir(o), *abs = path_absolute(run);
+		results_print(o, abs, stdout);
+		free(abs);
+		free(run);
+	}
 	/* The pass takes the run and CPU locks again itself. */
 	if (rc == EXIT_OK || rc == EXIT_FAILED) {
 		memory_record_option(o, memory_pass);

@@ -164,7 +164,7 @@ static void same_key(const struct src_run *runs, size_t n, const char *key, cons
 static void same_options(const struct src_run *runs, size_t n, struct strlist *problems)
 {
 	static const char *const keys[] = { "seed_mode", "input_pool", "sampling", "memory_pass",
-					    "counter", "candidates" };
+					    "counter", "candidates", "selections" };
 	const json_t *ref = json_object_get(runs[0].doc, "options");
 	for (size_t i = 1; i < n; i++) {
 		const json_t *o = json_object_get(runs[i].doc, "options");

@@ -379,6 +379,39 @@ static int count_instances(const struct engine *e)
 	return n;
 }
 
+/* Operations to profile (a KEX's steps aside, as profile_instance skips
+ * them) and how many of them hold a complete profile of the timed library
+ * as it is now: what a resumed phase will keep unless the relink changed. */
+static void count_profiles(const struct engine *e, int *ops, int *complete)
+{
+	*ops = *complete = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		const struct unit *u = &e->units[i];
+		if (cand_op_whole(u->op))
+			continue;
+		(*ops)++;
+		char *path = rundir_unit_path(e->run, "profile", u->cand, u->stem);
+		json_t *rec = path_exists(path) ? evidence_load(path, NULL) : NULL;
+		*complete += rec && !strcmp(jget_str(rec, "status", ""), "complete") &&
+			     !strcmp(jget_str(rec, "library_sha256", ""), u->library_sha256);
+		json_decref(rec);
+		free(path);
+	}
+}
+
+/* "2 instance(s) to relink; 6 operation(s): 4 to profile, 2 complete
+ * (kept while their relink is the same)". */
+static void start_progress(struct phase *ph)
+{
+	int ops, complete, instances = count_instances(ph->e);
+	count_profiles(ph->e, &ops, &complete);
+	char *said = xasprintf("%d instance(s) to relink; %d operation(s): %d to profile, %d "
+			       "complete (kept while their relink is the same)", instances, ops,
+			       ops - complete, complete);
+	progress_init_said(&ph->progress, ph->e->o.tty, "profile", instances, said);
+	free(said);
+}
+
 /* The profile plans nothing itself: it takes the run's planning constants
  * so that the measuring phases' check (campaign.json) accepts it whatever
  * --trials etc. the run was started with. */
@@ -422,7 +455,7 @@ int profile_phase(const struct engine_opts *opts)
 				goto end;
 			}
 			engine_calibrate(&e, NULL);
-			progress_init(&ph.progress, e.o.tty, "profile", count_instances(&e), 0);
+			start_progress(&ph);
 			for (size_t i = 0; i < e.n_units && !ph.refused;)
 				i = profile_candidate(&ph, i);
 			progress_clear(&ph.progress);

@@ -35,6 +35,14 @@ void progress_init(struct progress *p, int tty, const char *phase, int total,
 				"add to that; the ETA learns it from the units done)" : "");
 }
 
+void progress_init_said(struct progress *p, int tty, const char *phase, int total,
+			const char *said)
+{
+	progress_init(p, tty, phase, 0, 0);
+	p->total = total;
+	fprintf(stderr, "%s: %s\n", phase, said);
+}
+
 double progress_eta(const struct progress *p)
 {
 	int left = p->total - p->n_done;

@@ -36,6 +36,11 @@ struct progress {
  * how many units there are to do (and the plan's estimate of them). */
 void progress_init(struct progress *p, int tty, const char *phase, int total,
 		   double est_total);
+/* The same, for a phase whose progress steps are not the units it
+ * counts (profile: one step per instance relink, a record per operation):
+ * says `<phase>: <said>` instead of the unit count. */
+void progress_init_said(struct progress *p, int tty, const char *phase, int total,
+			const char *said);
 /* Unit k (1-based) starts. */
 void progress_unit(struct progress *p, int k, const char *id, const char *label,
 		   const char *op);

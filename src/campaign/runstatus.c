@@ -25,6 +25,7 @@ static const char *const status_names[] = {
 	[US_STALE] = "stale",
 	[US_DEFERRED] = "deferred",
 	[US_NOT_TIMED] = "not timed",
+	[US_NOT_SELECTED] = "not selected",
 	[US_OFF] = "-",
 };
 
@@ -296,6 +297,7 @@ void run_status_free(struct run_status *st)
 		free(u->cause);
 	}
 	free(st->units);
+	sl_free(&st->selections);
 	free(st->run);
 	free(st->system_id);
 	free(st->shard);
@@ -320,10 +322,14 @@ json_t *run_status_json(const struct run_status *st)
 			"cause", jstr_or_null(u->cause),
 			"t1_s", u->calibrated ? json_real(u->t1_s) : json_null()));
 	}
-	for (int s = US_PENDING; s <= US_NOT_TIMED; s++)
+	for (int s = US_PENDING; s <= US_NOT_SELECTED; s++)
 		json_object_set_new(counts, unit_status_name(s), json_integer((json_int_t)st->counts[s]));
+	json_t *sel = json_array();
+	for (size_t i = 0; i < st->selections.n; i++)
+		json_array_append_new(sel, json_string(st->selections.items[i]));
 	json_object_set_new(j, "units", units);
 	json_object_set_new(j, "counts", counts);
+	json_object_set_new(j, "selections", sel);
 	json_object_set_new(j, "open_phases", json_integer((json_int_t)st->open_phases));
 	json_object_set_new(j, "remaining_s", json_real(st->remaining_s));
 	json_object_set_new(j, "settled", json_boolean(st->settled));
@@ -345,15 +351,23 @@ void run_status_print(const struct run_status *st, FILE *out)
 			u->cause ? u->cause : "");
 	}
 	fprintf(out, "%zu unit(s): %zu complete, %zu pending, %zu failed (to retry), "
-		"%zu failed for good, %zu stale, %zu deferred, %zu not timed\n", st->n_units,
-		st->counts[US_COMPLETE], st->counts[US_PENDING], st->counts[US_FAILED],
+		"%zu failed for good, %zu stale, %zu deferred, %zu not timed, %zu not selected\n",
+		st->n_units, st->counts[US_COMPLETE], st->counts[US_PENDING], st->counts[US_FAILED],
 		st->counts[US_GIVEN_UP], st->counts[US_STALE], st->counts[US_DEFERRED],
-		st->counts[US_NOT_TIMED]);
+		st->counts[US_NOT_TIMED], st->counts[US_NOT_SELECTED]);
+	for (size_t i = 0; i < st->selections.n; i++)
+		fprintf(out, "selected by this run's phases: %s\n", st->selections.items[i]);
+	if (st->counts[US_NOT_SELECTED])
+		fprintf(out, "%zu unit(s) not selected: every phase of this run was given instance "
+			"selectors or --op that leave them out; `ngcc-perf measure --run %s` (and "
+			"`profile`) without them does the rest, and `publish` refuses the run until "
+			"then unless given --allow-partial\n", st->counts[US_NOT_SELECTED], st->run);
 	if (st->open_phases)
 		fprintf(out, "%zu phase(s) begun and not ended in campaign.json: running now, "
 			"or interrupted (rerun the same command to resume)\n", st->open_phases);
 	if (st->settled)
-		fprintf(out, "settled: every unit is complete, failed for good, deferred or not timed\n");
+		fprintf(out, "settled: every %sunit is complete, failed for good, deferred or not timed\n",
+			st->counts[US_NOT_SELECTED] ? "selected " : "");
 	else
 		fprintf(out, "not settled: about %.0f s of work left on one CPU (ETA)\n", st->remaining_s);
 }

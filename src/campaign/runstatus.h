@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "campaign/estimate.h"
+#include "util/util.h"
 
 enum unit_status {
 	US_PENDING,      /* not done yet */
@@ -31,6 +32,7 @@ enum unit_status {
 	US_STALE,        /* complete, but of another library */
 	US_DEFERRED,     /* left to the deferred worker (--defer) */
 	US_NOT_TIMED,    /* never timed (KAT status, kat_issues.csv, build) */
+	US_NOT_SELECTED, /* left out by every phase's instance selectors or --op */
 	US_OFF,          /* the pass is not part of this run */
 };
 
@@ -55,6 +57,8 @@ struct run_status {
 	size_t open_phases;             /* phases begun and not ended (running or killed) */
 	double remaining_s;             /* estimated work left (prior figures when given) */
 	int settled;
+	struct strlist selections;      /* what the phases were asked for, when they took
+					 * part of the candidates only (options.selections) */
 };
 
 /* Start a status over run (absolute).  Reads campaign.json for the system,

@@ -2,6 +2,7 @@
 #include "check/check.h"
 
 #include "build/build.h"
+#include "build/select.h"
 #include "build/twin.h"
 #include "campaign/progress.h"
 #include "check/run.h"
@@ -265,7 +266,8 @@ static void check_instance(const struct check_opts *o, const char *cand, const c
 	free(stem);
 }
 
-static void check_candidate(const struct check_opts *o, const char *id, struct totals *tot)
+static void check_candidate(const struct check_opts *o, const struct selection *sel,
+			    const char *id, struct totals *tot)
 {
 	char *conf_path = xasprintf("%s/candidates/%s/candidate.conf", o->workspace, id);
 	struct candidate_conf conf;
@@ -285,8 +287,13 @@ static void check_candidate(const struct check_opts *o, const char *id, struct t
 	} else {
 		for (size_t i = 0; i < conf.n_inst; i++) {
 			struct instance_conf *ic = &conf.inst[i];
-			if (!ic->enabled)
+			if (!selection_has_instance(sel, id, ic->label))
 				continue;
+			if (!ic->enabled) {
+				fprintf(stderr, "check: %s %s skipped (enabled = no in "
+					"candidates/%s/candidate.conf)\n", id, ic->label, id);
+				continue;
+			}
 			char *stem = build_stem(ic), *key = build_json_key(id, stem);
 			check_instance(o, id, conf.type, ic, build_json_entry(doc, key), tot);
 			free(stem);
@@ -299,7 +306,8 @@ static void check_candidate(const struct check_opts *o, const char *id, struct t
 	free(conf_path);
 }
 
-static int count_units(const struct check_opts *o, const struct strlist *ids)
+static int count_units(const struct check_opts *o, const struct selection *sel,
+		       const struct strlist *ids)
 {
 	int n = 0, per = 0;
 	for (int id = 0; id < CHECK_N; id++)
@@ -311,7 +319,9 @@ static int count_units(const struct check_opts *o, const struct strlist *ids)
 		memset(&c, 0, sizeof c);
 		if (!conf_read(p, &c, &err))
 			for (size_t k = 0; k < c.n_inst; k++)
-				n += (c.inst[k].enabled && type_checked(c.inst[k].type ? c.inst[k].type
+				n += (c.inst[k].enabled &&
+				      selection_has_instance(sel, ids->items[i], c.inst[k].label) &&
+				      type_checked(c.inst[k].type ? c.inst[k].type
 											: c.type)) * per;
 		free(err);
 		conf_free(&c);
@@ -337,24 +347,30 @@ int check_phase(const struct check_opts *given)
 static int check_all(const struct check_opts *o)
 {
 	struct strlist ids = STRLIST_INIT;
-	for (size_t i = 0; i < o->ids.n; i++)
-		sl_push(&ids, o->ids.items[i]);
+	struct selection sel;
+	int rc = selection_from_ids(&sel, &o->ids, o->workspace, &ids);
+	if (rc) {
+		selection_free(&sel);
+		return rc;
+	}
 	char *dir = path_join(o->workspace, "candidates");
 	if (!ids.n && dir_list_having(dir, "candidate.conf", &ids)) {
 		ngcc_error("no candidates in workspace %s (%s: %s); add one with `ngcc-perf add PACKAGE`",
 			   o->workspace, dir, strerror(errno));
 		free(dir);
 		sl_free(&ids);
+		selection_free(&sel);
 		return EXIT_INPUT;
 	}
 	free(dir);
 	struct totals tot;
 	memset(&tot, 0, sizeof tot);
-	progress_init(&tot.progress, o->tty, "check", count_units(o, &ids), 0);
+	progress_init(&tot.progress, o->tty, "check", count_units(o, &sel, &ids), 0);
 	for (size_t i = 0; i < ids.n; i++)
-		check_candidate(o, ids.items[i], &tot);
+		check_candidate(o, &sel, ids.items[i], &tot);
 	progress_clear(&tot.progress);
 	sl_free(&ids);
+	selection_free(&sel);
 	int records = tot.clean + tot.found + tot.incomplete + tot.skipped;
 	fprintf(stderr, "check: %d record(s): %d clean, %d with findings, %d not complete "
 		"(%d kept from earlier runs); %d instance(s) skipped (not built), %d not checked "

@@ -19,6 +19,10 @@ char *ws_path(const struct cli_ctx *ctx, const char *fmt, ...)
 /* Resolve a user-given path like git -C: relative to the workspace. */
 char *ws_resolve(const struct cli_ctx *ctx, const char *user_path);
 
+/* "SELECTOR..." explained, for the --help of every command that takes
+ * instance selectors (build/select.h; defined in engine_cli.c). */
+extern const char selector_help[];
+
 int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_add(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_build(int argc, char **argv, const struct cli_ctx *ctx);

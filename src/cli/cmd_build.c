@@ -1,5 +1,5 @@
 /*
- * cmd_build.c — `ngcc-perf build [ID...] [-j N]`: the options of `build`
+ * cmd_build.c — `ngcc-perf build [SELECTOR...] [-j N]`: the options of `build`
  * (build/batch.h).
  */
 #include "build/batch.h"
@@ -13,7 +13,7 @@
 static void build_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] build [ID...] [-j N]\n"
+		"usage: ngcc-perf [-C DIR] build [SELECTOR...] [-j N]\n"
 		"\n"
 		"Compile every enabled instance of the named candidates (default: all\n"
 		"candidates in the workspace) into build/<ID>/lib<label>.so, with our ABI\n"
@@ -22,12 +22,15 @@ static void build_usage(FILE *out)
 		"with the harness-default flags.  Nothing from the package is executed.\n"
 		"Writes build/<ID>/build.json and build/<ID>/<label>.build.log.\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"  -j, --jobs N   run N compiler processes at once (default: online CPUs)\n"
 		"  -h, --help     show this help\n"
 		"\n"
 		"Exit: 0 all built; 1 an instance failed to build (BUILDFAIL);\n"
-		"2 usage; 3 missing or invalid candidate.conf; 4 system error.\n");
+		"2 usage; 3 missing or invalid candidate.conf; 4 system error.\n",
+		selector_help);
 }
 
 static int parse_jobs(const char *s, int *jobs)

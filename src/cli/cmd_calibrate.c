@@ -1,5 +1,5 @@
 /*
- * cmd_calibrate.c — `ngcc-perf calibrate --run DIR [ID...] [options]`:
+ * cmd_calibrate.c — `ngcc-perf calibrate --run DIR [SELECTOR...] [options]`:
  * the options of calibrating every operation (docs/method.md §2.4,
  * campaign/engine.h), giving t1 and S for planning.  `measure` calibrates
  * by itself; this command exists to look at the plan inputs first.
@@ -13,7 +13,7 @@
 static void calibrate_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] calibrate --run DIR [ID...] [options]\n"
+		"usage: ngcc-perf [-C DIR] calibrate --run DIR [SELECTOR...] [options]\n"
 		"\n"
 		"Time one cold call of every operation of every measurable instance, each\n"
 		"in its own driver process (trials 1, iterations 1, no warm-up, hard\n"
@@ -22,6 +22,8 @@ static void calibrate_usage(FILE *out)
 		"Complete calibrations of unchanged libraries are kept.  Refuses (exit 2)\n"
 		"on a host that fails `ngcc-perf check-host`.\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"%s"
 		"  -h, --help           show this help\n"
@@ -29,7 +31,7 @@ static void calibrate_usage(FILE *out)
 		"Exit: 0 every operation calibrated; 1 some calibration failed; 2 usage\n"
 		"or refusal; 3 bad workspace input or nothing to calibrate; 4 system\n"
 		"error; 130 interrupted (Ctrl-C): rerun to resume.\n",
-		engine_options_help);
+		selector_help, engine_options_help);
 }
 
 int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx)

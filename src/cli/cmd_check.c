@@ -1,5 +1,5 @@
 /*
- * cmd_check.c — `ngcc-perf check [ID...]`: options, then the check stage
+ * cmd_check.c — `ngcc-perf check [SELECTOR...]`: options, then the check stage
  * (src/check/check.h) does the work.
  */
 #include "check/check.h"
@@ -15,7 +15,7 @@
 static void check_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] check [ID...] [--only LIST] [--rounds N]\n"
+		"usage: ngcc-perf [-C DIR] check [SELECTOR...] [--only LIST] [--rounds N]\n"
 		"                                [--timeout SECONDS] [-j N] [--redo]\n"
 		"\n"
 		"Correctness, memory safety and constant time of every built instance\n"
@@ -42,6 +42,8 @@ static void check_usage(FILE *out)
 		"build/<ID>/check/.  A complete record is kept while its library, plan and\n"
 		"suppressions are unchanged.\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"  --only LIST        comma-separated checks to run (default: all four)\n"
 		"  --rounds N         functional and sanitizer round trips (default 1000)\n"
@@ -53,7 +55,8 @@ static void check_usage(FILE *out)
 		"\n"
 		"Exit: 0 every record complete and clean; 1 findings, or a check that\n"
 		"failed or timed out; 2 usage; 3 bad workspace or candidate, or nothing\n"
-		"to check; 4 system error.\n");
+		"to check; 4 system error.\n",
+		selector_help);
 }
 
 static int parse_only(const char *list, int *mask)

@@ -1,5 +1,5 @@
 /*
- * cmd_kat.c — `ngcc-perf kat [ID...] [--timeout SECONDS] [--no-fallback]
+ * cmd_kat.c — `ngcc-perf kat [SELECTOR...] [--timeout SECONDS] [--no-fallback]
  * [--skip-kat-file TAG]...`:
  * the options of the KAT gate (docs/method.md §2.2, kat/gate.h).
  */
@@ -13,7 +13,7 @@
 static void kat_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] kat [ID...] [--timeout SECONDS] [--no-fallback]\n"
+		"usage: ngcc-perf [-C DIR] kat [SELECTOR...] [--timeout SECONDS] [--no-fallback]\n"
 		"                              [--skip-kat-file TAG]...\n"
 		"\n"
 		"Reproduce the submitted Known-Answer Tests of every enabled instance\n"
@@ -45,13 +45,20 @@ static void kat_usage(FILE *out)
 		"  BUILDFAIL   no library: the build failed (not run)\n"
 		"  PARTIAL     a hash instance whose files that ran passed while some\n"
 		"              were skipped with --skip-kat-file (timed, marked)\n"
+		"A MISMATCH's detail gives both values, shortened, and the line in each\n"
+		"file; a line on stderr gives the diff command that shows every difference.\n"
 		"A guide-built library that does not PASS (NOKAT aside) is rebuilt with\n"
 		"the harness-default flags and tested again; build.json keeps the first\n"
-		"status as guide_result.\n"
+		"status as guide_result.  Not after a MISMATCH that is the reference\n"
+		"file's (no record, cut short): flags cannot change that.  An instance on\n"
+		"such a harness-default build is rebuilt with the guide flags at the next\n"
+		"kat, and a PASS gives the guide build back.\n"
 		"\n"
 		"Writes build/<ID>/kat/<label>.log (header, candidate output tail, the\n"
 		"RESULT line) and <label>.txt (the generated text; a hash instance:\n"
 		"<label>.<file>.txt per file), and the KAT fields of build/<ID>/build.json.\n"
+		"\n"
+		"%s"
 		"\n"
 		"Options:\n"
 		"  --timeout SECONDS  hard limit per instance, and per file of a hash\n"
@@ -65,7 +72,8 @@ static void kat_usage(FILE *out)
 		"\n"
 		"Exit: 0 every instance passed; 1 some did not; 2 usage; 3 bad\n"
 		"workspace or candidate (not added, not built, bad kat.sha256);\n"
-		"4 system error.\n");
+		"4 system error.\n",
+		selector_help);
 }
 
 static int parse_timeout(const char *s, double *out)

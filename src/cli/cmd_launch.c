@@ -18,7 +18,7 @@
 static void launch_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] launch parallel|slurm [ID...] --run RUN --shards N\n"
+		"usage: ngcc-perf [-C DIR] launch parallel|slurm [SELECTOR...] --run RUN --shards N\n"
 		"                 [options]\n"
 		"\n"
 		"Write the scripts of a sharded campaign for an existing job engine.\n"
@@ -47,8 +47,10 @@ static void launch_usage(FILE *out)
 		"  --out DIR            where the scripts go (default RUN.shards)\n"
 		"  --trials N, --trial-target S, --op-budget S, --counter auto|fallback,\n"
 		"  --max-timeout S, --disturbed-retries N, --allow-unfixed-host[=REASON],\n"
-		"  --redo-stale, --no-memory-pass\n"
+		"  --redo-stale, --no-memory-pass, --op OP\n"
 		"                       passed to every shard's measure and profile\n"
+		"SELECTOR: instance selectors as for `ngcc-perf measure --help`, passed to\n"
+		"build, kat, measure and profile.\n"
 		"GNU parallel:\n"
 		"  --sshlogin LOGINS    run on these machines too (parallel -S syntax); each\n"
 		"                       machine is its own system, measured into\n"
@@ -96,6 +98,7 @@ static const struct option opts[] = {
 	{ "counter", required_argument, NULL, OPT_PASS_ARG },
 	{ "max-timeout", required_argument, NULL, OPT_PASS_ARG },
 	{ "disturbed-retries", required_argument, NULL, OPT_PASS_ARG },
+	{ "op", required_argument, NULL, OPT_PASS_ARG },
 	{ "allow-unfixed-host", optional_argument, NULL, OPT_PASS_FLAG },
 	{ "redo-stale", no_argument, NULL, OPT_PASS_FLAG },
 	{ "help", no_argument, NULL, 'h' },

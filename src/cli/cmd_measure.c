@@ -1,5 +1,5 @@
 /*
- * cmd_measure.c — `ngcc-perf measure --run DIR [ID...] [options]`: the
+ * cmd_measure.c — `ngcc-perf measure --run DIR [SELECTOR...] [options]`: the
  * options of timing every operation (docs/method.md §2.5) and the memory pass
  * after it (campaign/engine.h, campaign/memory.h).
  */
@@ -13,7 +13,7 @@
 static void measure_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] measure --run DIR [ID...] [options]\n"
+		"usage: ngcc-perf [-C DIR] measure --run DIR [SELECTOR...] [options]\n"
 		"\n"
 		"Time every operation of every built instance whose KAT status is\n"
 		"measurable (PASS; MISMATCH, NOKAT, PARTIAL, CRYPTOFAIL, TIMEOUT and\n"
@@ -29,6 +29,8 @@ static void measure_usage(FILE *out)
 		"heap peak and allocations per call in memory/<ID>/<label>__<op>.json\n"
 		"(resumed the same way).\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"%s"
 		"  --no-memory-pass     time only; recorded as options.memory_pass false\n"
@@ -40,7 +42,7 @@ static void measure_usage(FILE *out)
 		"to measure; 4 system error; 130 interrupted (Ctrl-C): rerun to resume.\n"
 		"A benchmark CPU in use by another run is waited for (its holder is named).\n"
 		"Progress: one line per unit on stderr (live on a terminal), with an ETA.\n",
-		engine_options_help);
+		selector_help, engine_options_help);
 }
 
 int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx)

@@ -1,5 +1,5 @@
 /*
- * cmd_plan.c — `ngcc-perf plan [ID...] [--run DIR] [--prior DATASET]...
+ * cmd_plan.c — `ngcc-perf plan [SELECTOR...] [--run DIR] [--prior DATASET]...
  * [options]`: how long the measuring phases will take (docs/method.md §2, §4).
  */
 #include "campaign/inspect.h"
@@ -17,7 +17,7 @@
 static void plan_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] plan [ID...] [--run DIR] [--prior DATASET]... [options]\n"
+		"usage: ngcc-perf [-C DIR] plan [SELECTOR...] [--run DIR] [--prior DATASET]... [options]\n"
 		"\n"
 		"Estimate the wall time of the measuring phases (calibrate, measure, the\n"
 		"memory pass, profile) per instance and operation, and in total on 1..N\n"
@@ -28,6 +28,8 @@ static void plan_usage(FILE *out)
 		"from prior datasets' records, else the instance counts 60 s.  Work the\n"
 		"run already holds costs nothing.  Build and KAT are not included.\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"  --run DIR            use this run's calibrations, planning and progress\n"
 		"  --prior DATASET      published dataset or run with earlier records (repeatable)\n"
@@ -37,12 +39,13 @@ static void plan_usage(FILE *out)
 		"                       (a run's own planning constants win)\n"
 		"  --no-memory-pass     measure without the memory pass\n"
 		"  --no-profile         no profile phase\n"
+		"  --op OP              only this operation (repeatable)\n"
 		"  --top N              most expensive operations listed (default 15)\n"
 		"  --json               one ngcc-perf/plan/1 JSON document instead of the table\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 estimated; 2 usage error; 3 nothing built to plan for, or an\n"
-		"unreadable run or prior.\n");
+		"unreadable run or prior.\n", selector_help);
 }
 
 int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)

@@ -1,5 +1,5 @@
 /*
- * cmd_profile.c — `ngcc-perf profile [ID...] --run DIR [options]`: the share
+ * cmd_profile.c — `ngcc-perf profile [SELECTOR...] --run DIR [options]`: the share
  * of each operation spent in the ICCS hash helpers and the DRNG, measured
  * on an instrumented relink of every reference instance, and the automatic
  * symmetric-primitive survey (docs/method.md §10; campaign/profile.h).
@@ -13,7 +13,7 @@
 static void profile_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ngcc-perf [-C DIR] profile --run DIR [ID...] [options]\n"
+		"usage: ngcc-perf [-C DIR] profile --run DIR [SELECTOR...] [options]\n"
 		"\n"
 		"For every measurable reference instance of the given candidates (default:\n"
 		"all built), relink build/<ID>/instrumented/lib<label>.so with link-time\n"
@@ -30,6 +30,8 @@ static void profile_usage(FILE *out)
 		"are calibrated first.  Rerunning resumes.  Refuses (exit 2) on a host that\n"
 		"fails `ngcc-perf check-host` unless --allow-unfixed-host is given.\n"
 		"\n"
+		"%s"
+		"\n"
 		"Options:\n"
 		"%s"
 		"  -h, --help           show this help\n"
@@ -37,7 +39,7 @@ static void profile_usage(FILE *out)
 		"Exit: 0 every profile complete; 1 some profile or relink failed; 2 usage\n"
 		"or refusal; 3 bad workspace input or nothing to profile; 4 system error;\n"
 		"130 interrupted (Ctrl-C): rerun to resume.\n",
-		engine_options_help);
+		selector_help, engine_options_help);
 }
 
 int cmd_profile(int argc, char **argv, const struct cli_ctx *ctx)

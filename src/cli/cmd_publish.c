@@ -34,22 +34,28 @@ static void publish_usage(FILE *out)
 		"                       (pages then carry the unfixed-host notice)\n"
 		"  --defer REGEX        leave out instances whose <cand>/<label> matches\n"
 		"                       this extended regular expression anywhere\n"
+		"  --allow-partial      publish a run whose measuring phases were all given\n"
+		"                       instance selectors or --op that left units of its\n"
+		"                       candidates out (refused otherwise; a warning names\n"
+		"                       what is missing)\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 published; 2 usage error or refusal (records from an unfixed\n"
-		"host without --publish-unfixed, a dataset folder that is not a dataset);\n"
+		"host without --publish-unfixed, a run with unselected units without\n"
+		"--allow-partial, a dataset folder that is not a dataset);\n"
 		"3 bad input (no campaign.json, corrupt evidence, an absolute path that\n"
 		"would be published); 4 system error.\n");
 }
 
 int cmd_publish(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	enum { OPT_RUN = 256, OPT_DATASET, OPT_UNFIXED, OPT_DEFER };
+	enum { OPT_RUN = 256, OPT_DATASET, OPT_UNFIXED, OPT_DEFER, OPT_PARTIAL };
 	static const struct option opts[] = {
 		{ "run", required_argument, NULL, OPT_RUN },
 		{ "dataset", required_argument, NULL, OPT_DATASET },
 		{ "publish-unfixed", no_argument, NULL, OPT_UNFIXED },
 		{ "defer", required_argument, NULL, OPT_DEFER },
+		{ "allow-partial", no_argument, NULL, OPT_PARTIAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,6 +75,9 @@ int cmd_publish(int argc, char **argv, const struct cli_ctx *ctx)
 			break;
 		case OPT_DEFER:
 			o.defer = optarg;
+			break;
+		case OPT_PARTIAL:
+			o.allow_partial = 1;
 			break;
 		case 'h':
 			publish_usage(stdout);

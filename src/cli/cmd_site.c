@@ -35,6 +35,8 @@ static void site_usage(FILE *out)
 		"  --system ID    system id of a run directory (default as for report)\n"
 		"  -h, --help     show this help\n"
 		"\n"
+		"Prints the number of files and where the index page (index.html) is.\n"
+		"\n"
 		"Exit: 0 site written; 1 written but a local link does not resolve;\n"
 		"2 usage or refused --out; 3 missing or corrupt data; 4 cannot write.\n");
 }

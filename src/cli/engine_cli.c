@@ -35,7 +35,18 @@ const char engine_options_help[] =
 	"  --defer REGEX        keep instances (<ID>/<label>) matching REGEX out of the shards\n"
 	"  --deferred-only      measure only the --defer instances (their own worker)\n"
 	"  --prior DIR          published dataset or run whose wall times weigh the\n"
-	"                       assignment (repeatable; give every shard the same)\n";
+	"                       assignment (repeatable; give every shard the same)\n"
+	"  --op OP              only this operation (repeatable; globs as for\n"
+	"                       SELECTOR; pass<N> or pass* is every KEX pass)\n";
+
+const char selector_help[] =
+	"SELECTOR (any number; none: every candidate) picks instances:\n"
+	"  ID          every instance of candidate ID\n"
+	"  ID/LABEL    one instance, e.g. kem-ex/ExampleKEM-128\n"
+	"  LABEL       the instance of that label, if one candidate only has it\n"
+	"  globs       shell patterns in either part, quoted: 'kem-*', '*/*-128'\n"
+	"A selector that matches nothing is an error that lists what exists.\n"
+	"Instances with enabled = no in candidate.conf are skipped, visibly.\n";
 
 static int parse_pos_double(const char *arg, const char *name, double *out)
 {
@@ -113,6 +124,10 @@ int engine_opt(struct engine_opts *o, int c, const char *arg)
 		return 1;
 	case 1012:
 		return parse_int(arg, "--disturbed-retries", 0, &o->planning.max_disturbed_retries) ? -1 : 1;
+	case 1013:
+		if (!sl_contains(&o->ops, arg))
+			sl_push(&o->ops, arg);
+		return 1;
 	default:
 		return 0;
 	}

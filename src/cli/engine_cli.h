@@ -27,11 +27,12 @@
 	{ "defer", required_argument, NULL, 1009 }, \
 	{ "deferred-only", no_argument, NULL, 1010 }, \
 	{ "prior", required_argument, NULL, 1011 }, \
-	{ "disturbed-retries", required_argument, NULL, 1012 }
+	{ "disturbed-retries", required_argument, NULL, 1012 }, \
+	{ "op", required_argument, NULL, 1013 }
 int engine_opt(struct engine_opts *o, int c, const char *arg);
 extern const char engine_options_help[];
-/* Parse the command line of calibrate/measure (options, then candidate
- * ids).  Returns -1 after --help, 0 to go on, or an exit code. */
+/* Parse the command line of calibrate/measure (options, then instance
+ * selectors into o->ids).  Returns -1 after --help, 0 to go on, or an exit code. */
 int engine_parse_cli(int argc, char **argv, struct engine_opts *o,
 		     void (*usage)(FILE *));
 

@@ -148,6 +148,20 @@ static int open_workspace(const char *workspace, const struct command *cmd, int 
 	return EXIT_OK;
 }
 
+/* A log file or pipe (GNU parallel, Slurm, `> log 2>&1`) gets whole lines
+ * in the order they were printed: stdout would otherwise be written in
+ * 4 KiB blocks that cut lines and fall out of step with stderr, and an
+ * unbuffered stderr may write one line in several pieces.  A terminal
+ * keeps its defaults (stdout is line-buffered there already; progress
+ * rewrites its stderr line and flushes it). */
+static void line_buffer_logs(void)
+{
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!isatty(STDERR_FILENO))
+		setvbuf(stderr, NULL, _IOLBF, 0);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -158,6 +172,7 @@ int main(int argc, char **argv)
 	const char *workspace = ".";
 	int c;
 	ngcc_set_progname("ngcc-perf");
+	line_buffer_logs();
 	while ((c = getopt_long(argc, argv, "+C:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C':

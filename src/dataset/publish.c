@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign/inspect.h"
 #include "dataset/publish_util.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
@@ -824,6 +825,40 @@ static int prepare(struct pub *p)
 	return rc ? rc : refuse_other_machine(p);
 }
 
+/* A run whose phases were all given instance selectors or --op that left
+ * units of its candidates out: refused, or (--allow-partial) published
+ * with a warning that names what is missing. */
+static int check_partial(const struct pub *p)
+{
+	const json_t *sel = json_object_get(json_object_get(p->campaign, "options"), "selections");
+	if (!json_array_size(sel))
+		return 0;
+	struct strlist missing = STRLIST_INIT;
+	int rc = inspect_unselected(p->o->workspace, p->o->run, &missing);
+	if (rc || !missing.n) {
+		sl_free(&missing);
+		return rc;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < missing.n && i < 8; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "", missing.items[i]);
+	if (missing.n > 8)
+		sb_addf(&sb, ", … (`ngcc-perf status --run %s` lists them)", p->o->run);
+	if (p->o->allow_partial) {
+		ngcc_warning("publish: %zu unit(s) of the run's candidates were never selected and are "
+			     "missing from the dataset (--allow-partial): %s", missing.n, sb.buf);
+	} else {
+		ngcc_error("publish: %zu unit(s) of the run's candidates were never selected (its "
+			   "phases were given instance selectors or --op): %s; measure them with "
+			   "`ngcc-perf measure --run %s` (and `profile`), or publish the part with "
+			   "--allow-partial", missing.n, sb.buf, p->o->run);
+		rc = EXIT_USAGE;
+	}
+	sb_free(&sb);
+	sl_free(&missing);
+	return rc;
+}
+
 int publish_dataset(const struct publish_opts *o)
 {
 	struct pub p;
@@ -836,6 +871,8 @@ int publish_dataset(const struct publish_opts *o)
 	memset(&p, 0, sizeof p);
 	p.o = o;
 	int rc = prepare(&p);
+	if (!rc)
+		rc = check_partial(&p);
 	if (!rc && load_evidence(&p, &ev))
 		rc = EXIT_INPUT;
 	if (!rc && p.unfixed.n && !o->publish_unfixed)

@@ -33,6 +33,7 @@ struct publish_opts {
 	int publish_unfixed;     /* allow records taken on an unfixed host (R14) */
 	const char *defer;       /* POSIX ERE matched anywhere in "<cand>/<stem>", or NULL */
 	FILE *out;               /* progress and the summary line (stdout) */
+	int allow_partial;       /* publish a run whose phases left units unselected */
 };
 
 /*

@@ -752,21 +752,46 @@ static void check_pages(struct val *v, struct loaded *l, struct report_out *page
 	free(r);
 }
 
-/* The HTML site of docs/report-format.md §10–§11, when the dataset has one, built
- * from the same loaded systems and Markdown tree. */
+/* The dataset digest as the site's footer shows it ("dataset sha256
+ * <code>…</code>" on index.html), so that validate prints the same. */
+static char *footer_digest(const struct site_files *site)
+{
+	static const char mark[] = "dataset sha256 <code>";
+	for (size_t i = 0; i < site->n; i++) {
+		if (strcmp(site->v[i].path, "index.html"))
+			continue;
+		char *text = xstrndup(site->v[i].data, site->v[i].len);
+		char *at = strstr(text, mark), *end = at ? strstr(at, "</code>") : NULL;
+		char *digest = end ? xstrndup(at + sizeof mark - 1, (size_t)(end - at) - (sizeof mark - 1)) : NULL;
+		free(text);
+		return digest;
+	}
+	return NULL;
+}
+
+/* The HTML site of docs/report-format.md §10–§11, built from the same
+ * loaded systems and Markdown tree: compared with site/ when the dataset
+ * has one, and its footer's dataset digest printed either way. */
 static void check_site(struct val *v, struct loaded *l, const struct report_out *pages)
 {
 	char *dir = path_join(v->dataset, "site");
 	int present = path_is_dir(dir);
 	free(dir);
-	if (!present)
-		return;
 	struct site_files site = { NULL, 0 };
 	char *err = NULL;
 	if (!l->ds || site_render_loaded(v->dataset, &l->ids, l->ds, pages, &site, &err)) {
-		mismatch(v, "site", "cannot regenerate the site: %s",
-			 err ? err : l->err ? l->err : "?");
+		if (present)
+			mismatch(v, "site", "cannot regenerate the site: %s",
+				 err ? err : l->err ? l->err : "?");
 		free(err);
+		site_files_free(&site);
+		return;
+	}
+	char *digest = footer_digest(&site);
+	if (digest)
+		fprintf(v->out, "dataset sha256 %s (as the site's footer shows it)\n", digest);
+	free(digest);
+	if (!present) {
 		site_files_free(&site);
 		return;
 	}

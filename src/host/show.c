@@ -121,6 +121,52 @@ static void print_summary(const json_t *env, const json_t *facts)
 	free(virt);
 }
 
+/* What to do about each problem of hostcheck.h, by the start of its
+ * wording (the formats' fixed part). */
+static const struct {
+	const char *problem;
+	const char *fix;
+} remedies[] = {
+	{ HOST_PROBLEM_ARCH, "ngcc-perf has the guide's flags for x86_64 and aarch64 only: measure on one of those" },
+	{ HOST_PROBLEM_COUNTER, "on bare metal (or a VM that exposes the PMU), let user mode count cycles: "
+	  "sysctl kernel.perf_event_paranoid=2 (or lower), as root" },
+	{ HOST_PROBLEM_TURBO, "as root: echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (Intel), "
+	  "or echo 0 > /sys/devices/system/cpu/cpufreq/boost" },
+	{ "governor is ", "as root: cpupower -c <CPU> frequency-set -g performance (or write performance "
+	  "to /sys/devices/system/cpu/cpu<CPU>/cpufreq/scaling_governor)" },
+	{ HOST_PROBLEM_NOT_PINNED, "as root: set scaling_min_freq to scaling_max_freq in "
+	  "/sys/devices/system/cpu/cpu<CPU>/cpufreq/" },
+	{ HOST_PROBLEM_SMT, "as root: echo off > /sys/devices/system/cpu/smt/control, or take a CPU "
+	  "whose sibling is offline with --cpu N" },
+	{ HOST_PROBLEM_HYBRID, "take a performance core with --cpu N" },
+	{ "CPU ", "take a CPU this process may run on with --cpu N (taskset -p $$ lists them)" },
+	{ "clock not steady", "stop the other load on the machine and fix the frequency (governor "
+	  "performance, no turbo), then check again" },
+	{ HOST_PROBLEM_HYPERVISOR, "measure on bare metal: a virtual machine cannot be fixed" },
+};
+
+static const char *remedy(const char *problem)
+{
+	for (size_t i = 0; i < sizeof remedies / sizeof remedies[0]; i++)
+		if (!strncmp(problem, remedies[i].problem, strlen(remedies[i].problem)))
+			return remedies[i].fix;
+	return NULL;
+}
+
+static void print_problems(const struct strlist *problems)
+{
+	for (size_t i = 0; i < problems->n; i++) {
+		const char *fix = remedy(problems->items[i]);
+		printf("HOST: %s\n", problems->items[i]);
+		if (fix)
+			printf("  to fix: %s\n", fix);
+	}
+	printf("measure refuses this host: fix the problems above and run check-host again, or "
+	       "measure anyway with --allow-unfixed-host=REASON (the reason and the problems go "
+	       "into every record and onto the pages; publish then needs --publish-unfixed)\n");
+	printf("%zu problem(s)\n", problems->n);
+}
+
 static void print_json(int cpu, json_t *env, json_t *facts, const struct strlist *problems)
 {
 	json_t *out = json_object(), *list = json_array();
@@ -157,10 +203,8 @@ int host_check_show(int cpu, int as_json)
 		print_json(cpu, env, facts, &problems);
 	} else {
 		print_summary(env, facts);
-		for (i = 0; i < problems.n; i++)
-			printf("HOST: %s\n", problems.items[i]);
 		if (problems.n)
-			printf("%zu problem(s)\n", problems.n);
+			print_problems(&problems);
 		else
 			printf("host ready\n");
 	}

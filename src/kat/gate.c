@@ -16,6 +16,7 @@
 #include "kat/gate_int.h"
 
 #include "build/build.h"
+#include "build/select.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
 #include "evidence/paths.h"
@@ -557,23 +558,21 @@ static int report_buildfail(const struct kat_unit *u, json_t *entry,
 	return rc;
 }
 
-/*
- * Method §2.1: rebuild with the harness-default profile and retest.
- * Returns 1 if a retest ran (into *retest), 0 if the rebuild failed, -1 on
- * a system error.
- */
-static int fallback_rebuild(const struct kat_unit *u, const struct kat_gate_opts *o,
-			    const char *guide_status, struct kat_run *retest)
+/* Rebuild the instance with profile and record the new build in
+ * build.json (*entry_doc receives the document, entry its entry).
+ * Returns 1 built, 0 the compile failed (a warning says why), -1 on a
+ * system error. */
+static int rebuild_as(const struct kat_unit *u, enum build_profile profile, json_t **doc_out,
+		      json_t **entry_out, char **library)
 {
 	struct build_outcome out;
 	memset(&out, 0, sizeof out);
-	int rc = build_instance(u->o->workspace, u->conf, u->ic,
-				PROFILE_HARNESS_DEFAULT, &out);
+	*doc_out = NULL;
+	int rc = build_instance(u->o->workspace, u->conf, u->ic, profile, &out);
 	if (rc != 0) {
 		if (rc > 0)
-			ngcc_warning("%s %s: harness-default rebuild failed (%s); "
-				     "keeping the guide result", u->id, u->stem,
-				     out.error ? out.error : "no details");
+			ngcc_warning("%s %s: %s rebuild failed (%s)", u->id, u->stem,
+				     build_profile_name(profile), out.error ? out.error : "no details");
 		build_outcome_free(&out);
 		return rc > 0 ? 0 : -1;
 	}
@@ -585,8 +584,8 @@ static int fallback_rebuild(const struct kat_unit *u, const struct kat_gate_opts
 	if (!doc || build_record_outcome(u->o->workspace, u->conf, u->ic, entry,
 						&out, &err) != 0 ||
 	    build_json_save(u->o->workspace, u->id, doc) != 0) {
-		ngcc_error("%s %s: cannot record the harness-default build: %s", u->id,
-			   u->stem, err ? err : strerror(errno));
+		ngcc_error("%s %s: cannot record the %s build: %s", u->id, u->stem,
+			   build_profile_name(profile), err ? err : strerror(errno));
 		free(err);
 		json_decref(doc);
 		build_json_unlock(lock);
@@ -594,12 +593,60 @@ static int fallback_rebuild(const struct kat_unit *u, const struct kat_gate_opts
 		return -1;
 	}
 	build_json_unlock(lock);
-	char *library = path_join(u->o->workspace, out.library);
+	*library = path_join(u->o->workspace, out.library);
+	*doc_out = doc;
+	*entry_out = entry;
+	build_outcome_free(&out);
+	return 1;
+}
+
+/*
+ * Method §2.1: rebuild with the harness-default profile and retest.
+ * Returns 1 if a retest ran (into *retest), 0 if the rebuild failed, -1 on
+ * a system error.
+ */
+static int fallback_rebuild(const struct kat_unit *u, const struct kat_gate_opts *o,
+			    const char *guide_status, struct kat_run *retest)
+{
+	json_t *doc, *entry;
+	char *library = NULL;
+	int rc = rebuild_as(u, PROFILE_HARNESS_DEFAULT, &doc, &entry, &library);
+	if (rc <= 0) {
+		if (rc == 0)
+			ngcc_warning("%s %s: keeping the guide result", u->id, u->stem);
+		return rc;
+	}
 	rc = test_library(u, library, entry, o, "", guide_status, retest);
 	free(library);
 	json_decref(doc);
-	build_outcome_free(&out);
 	return rc == 0 ? 1 : -1;
+}
+
+/*
+ * An instance that runs on a harness-default build because its guide
+ * build once failed its KAT: rebuild it with the guide flags first, so
+ * that a failure since mended (a reference file restored, a source fixed)
+ * gives the guide build back; if the guide build still does not pass, the
+ * caller falls back again as the first time.  Returns 1 with the guide
+ * build recorded and *library its path, 0 when nothing is to restore (or
+ * the guide compile fails: the harness-default build stays), -1 on a
+ * system error.
+ */
+static int restore_guide_build(const struct kat_unit *u, const struct kat_gate_opts *o,
+			       json_t *entry, char **library, json_t **doc, json_t **fresh)
+{
+	const char *guide_result = jget_str(entry, "guide_result", NULL);
+	if (!o->fallback || !guide_result || !strcmp(guide_result, "BUILDFAIL") ||
+	    strcmp(jget_str(entry, "flags", ""), build_profile_name(PROFILE_HARNESS_DEFAULT)))
+		return 0;
+	fprintf(stderr, "ngcc-perf: %s %s: runs on the harness-default build since its guide "
+		"build gave %s; rebuilding with the guide flags to test that again\n", u->id,
+		u->stem, guide_result);
+	int rc = rebuild_as(u, PROFILE_GUIDE, doc, fresh, library);
+	if (rc <= 0)
+		return rc;
+	build_json_set_guide_result(*fresh, NULL);
+	return record_guide_result(u, NULL) ? -1 : 1;
 }
 
 /*
@@ -626,14 +673,16 @@ static int recheck_timeout(const struct kat_unit *u, const char *library,
 	return rc;
 }
 
-static int wants_fallback(const struct kat_gate_opts *o, json_t *entry,
-			  enum kat_status st)
+static int wants_fallback(const struct kat_gate_opts *o, const char *flags,
+			  const struct kat_run *r)
 {
-	const char *flags = jget_str(entry, "flags", "");
 	/* NOKAT says nothing about the build, and PARTIAL (files skipped on
-	 * request, the others passed) nothing against it: other flags cannot
-	 * help. */
-	return o->fallback && st != KAT_PASS && st != KAT_NOKAT && st != KAT_PARTIAL &&
+	 * request, the others passed) nothing against it; a MISMATCH whose
+	 * reference file is at fault (cut short, no record) says nothing of
+	 * the build either: other flags cannot help. */
+	if (r->st == KAT_MISMATCH && kat_detail_blames_reference(r->detail))
+		return 0;
+	return o->fallback && r->st != KAT_PASS && r->st != KAT_NOKAT && r->st != KAT_PARTIAL &&
 	       !strcmp(flags, build_profile_name(PROFILE_GUIDE));
 }
 
@@ -651,6 +700,22 @@ static void keep_guide_log(const struct kat_unit *u)
 	free(guide_log);
 }
 
+/* After a MISMATCH against a reference file: the command that shows every
+ * difference, on the canonical form's terms (CRLF, trailing blanks and
+ * blank lines ignored), with both texts' paths. */
+static void print_diff_hint(const struct kat_unit *u)
+{
+	if (!u->ref.path)
+		return;
+	char *gen = path_joinf(u->o->workspace, "build/%s/kat/%s.txt", u->id, u->stem);
+	char *qr = sh_quote(u->ref.path), *qg = sh_quote(gen);
+	fprintf(stderr, "ngcc-perf: %s %s: every difference: diff --strip-trailing-cr -Z -B %s %s\n",
+		u->id, u->stem, qr, qg);
+	free(qr);
+	free(qg);
+	free(gen);
+}
+
 /* Test one instance, with the fallback and the timeout recheck.  Returns
  * its final status, or -1 on a system error. */
 static int kat_instance(const struct kat_unit *u, json_t *entry,
@@ -661,11 +726,33 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 	if (!library)
 		return report_buildfail(u, entry, o, why) == 0 ? KAT_BUILDFAIL : -1;
 
+	char *guide_library = NULL;
+	json_t *guide_doc = NULL, *guide_entry = NULL;
+	int restored = restore_guide_build(u, o, entry, &guide_library, &guide_doc, &guide_entry);
+	if (restored < 0) {
+		free(library);
+		return -1;
+	}
+	if (restored) {
+		free(library);
+		library = guide_library;
+		entry = guide_entry;
+	}
+	/* The flags the library was built with, as recorded now. */
+	const char *flags = restored ? build_profile_name(PROFILE_GUIDE) : jget_str(entry, "flags", "");
 	struct kat_run first = { 0 }, retest = { 0 };
 	int rc = test_library(u, library, entry, o, "", NULL, &first);
 	int final = rc == 0 ? (int)first.st : -1;
 	const struct kat_run *shown = &first;
-	if (rc == 0 && wants_fallback(o, entry, first.st)) {
+	if (rc == 0 && restored && first.st == KAT_PASS)
+		fprintf(stderr, "ngcc-perf: %s %s: PASS with the guide flags: the guide build is "
+			"back\n", u->id, u->stem);
+	if (rc == 0 && first.st == KAT_MISMATCH && !wants_fallback(o, flags, &first) &&
+	    kat_detail_blames_reference(first.detail))
+		fprintf(stderr, "ngcc-perf: %s %s: MISMATCH from the reference file (%s); not "
+			"rebuilding with other flags, which cannot change it\n", u->id, u->stem,
+			first.detail);
+	if (rc == 0 && wants_fallback(o, flags, &first)) {
 		fprintf(stderr, "ngcc-perf: %s %s: %s with the guide flags; rebuilding "
 			"with harness-default and testing again\n", u->id, u->stem,
 			kat_status_name(first.st));
@@ -689,7 +776,10 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 	if (final >= 0 && shown->result_line)
 		printf("%s\n", shown->result_line);
 	fflush(stdout);
+	if (final == KAT_MISMATCH && !is_hash_files(u))
+		print_diff_hint(u);
 	free(library);
+	json_decref(guide_doc);
 	gate_run_free(&first);
 	gate_run_free(&retest);
 	return final;
@@ -746,7 +836,7 @@ static void note_exit(struct kat_totals *t, int code)
 		t->worst_exit = code;
 }
 
-static void kat_candidate(const struct kat_gate_opts *o, const char *id,
+static void kat_candidate(const struct kat_gate_opts *o, const struct selection *sel, const char *id,
 			  struct kat_totals *t)
 {
 	char *conf_path = path_joinf(o->workspace, "candidates/%s/candidate.conf", id);
@@ -792,8 +882,13 @@ static void kat_candidate(const struct kat_gate_opts *o, const char *id,
 	free(kat_dir);
 	for (size_t i = 0; i < conf.n_inst; i++) {
 		struct instance_conf *ic = &conf.inst[i];
-		if (!ic->enabled)
+		if (!selection_has_instance(sel, id, ic->label))
 			continue;
+		if (!ic->enabled) {
+			fprintf(stderr, "kat: %s %s skipped (enabled = no in candidates/%s/candidate.conf)\n",
+				id, ic->label, id);
+			continue;
+		}
 		struct kat_unit u = { .o = o, .conf = &conf, .ic = ic, .id = id };
 		u.stem = build_stem(ic);
 		u.key = build_json_key(id, u.stem);
@@ -831,7 +926,8 @@ out:
 	free(bj_path);
 }
 
-static int count_instances(const char *workspace, const struct strlist *ids)
+static int count_instances(const char *workspace, const struct selection *sel,
+			   const struct strlist *ids)
 {
 	int n = 0;
 	for (size_t i = 0; i < ids->n; i++) {
@@ -841,7 +937,8 @@ static int count_instances(const char *workspace, const struct strlist *ids)
 		memset(&c, 0, sizeof c);
 		if (conf_read(p, &c, &err) == 0)
 			for (size_t k = 0; k < c.n_inst; k++)
-				n += c.inst[k].enabled;
+				n += c.inst[k].enabled &&
+				     selection_has_instance(sel, ids->items[i], c.inst[k].label);
 		free(err);
 		conf_free(&c);
 		free(p);
@@ -878,18 +975,20 @@ int kat_gate_skip_file(struct kat_gate_opts *o, const char *tag)
 int kat_gate(const struct kat_gate_opts *o, const struct strlist *given)
 {
 	struct strlist ids = STRLIST_INIT;
-	for (size_t i = 0; i < given->n; i++)
-		sl_push(&ids, given->items[i]);
-	if (ids.n == 0 && list_candidates(o->workspace, &ids) != 0) {
+	struct selection sel;
+	int rc = selection_from_ids(&sel, given, o->workspace, &ids);
+	if (rc || (ids.n == 0 && list_candidates(o->workspace, &ids) != 0)) {
 		sl_free(&ids);
-		return EXIT_INPUT;
+		selection_free(&sel);
+		return rc ? rc : EXIT_INPUT;
 	}
 	struct kat_totals t = { 0 };
-	t.n = count_instances(o->workspace, &ids);
+	t.n = count_instances(o->workspace, &sel, &ids);
 	for (size_t i = 0; i < ids.n; i++)
-		kat_candidate(o, ids.items[i], &t);
+		kat_candidate(o, &sel, ids.items[i], &t);
 	progress(o, &t, NULL, NULL);
 	sl_free(&ids);
+	selection_free(&sel);
 	if (t.worst_exit > EXIT_FAILED)
 		return t.worst_exit;
 	if (t.tested == 0) {

@@ -22,6 +22,7 @@ struct cline {
 struct clines {
 	struct cline *v;
 	size_t n, cap;
+	const char *base;   /* the text split: line numbers for messages */
 };
 
 static int is_trailing_blank(char c)
@@ -33,6 +34,7 @@ static int is_trailing_blank(char c)
 static void split_canonical(const char *text, size_t len, struct clines *out)
 {
 	size_t pos = 0;
+	out->base = text;
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
@@ -148,6 +150,18 @@ static char *key_str(const struct cline *l)
 	return sb_detach(&sb);
 }
 
+/* The endings of the details below that blame the reference. */
+#define REF_NO_RECORD "the reference file has no \"Count =\" record"
+#define REF_CUT_SHORT "the reference file is cut short"
+#define REF_ENDS_FIRST "only the generated text has it"
+#define REF_ENDS_INSIDE "the reference file ends inside this line (cut short?)"
+
+int kat_detail_blames_reference(const char *detail)
+{
+	return detail && (strstr(detail, REF_NO_RECORD) || strstr(detail, REF_CUT_SHORT) ||
+			  strstr(detail, REF_ENDS_FIRST) || strstr(detail, REF_ENDS_INSIDE));
+}
+
 static int lines_match(const struct cline *gen, const struct cline *ref)
 {
 	if (gen->len == ref->len && !memcmp(gen->p, ref->p, gen->len))
@@ -160,20 +174,60 @@ static int lines_match(const struct cline *gen, const struct cline *ref)
 	return 0;
 }
 
-/* "first difference at <where>, field X" (or the two fields when the
- * keys differ). */
-static char *describe_difference(const struct cline *gen, const struct cline *ref,
-				 const char *where)
+/* The line number of l in the text lines was split from (1-based). */
+static size_t line_number(const struct clines *lines, const struct cline *l)
 {
-	char *gk = key_str(gen), *rk = key_str(ref), *d;
-	if (!strcmp(gk, rk))
-		d = xasprintf("first difference at %s, field %s", where, gk);
-	else
-		d = xasprintf("first difference at %s: reference has field %s, generated %s",
-			      where, rk, gk);
+	size_t n = 1;
+	for (const char *q = lines->base; q < l->p; q++)
+		n += *q == '\n';
+	return n;
+}
+
+/* A value shortened around byte d, where it starts to differ from the
+ * other: "…0F854BD7819B89E5…" (candidate text: escaped, bounded). */
+static void add_value_excerpt(struct strbuf *sb, struct cline v, size_t d)
+{
+	enum { BEFORE = 6, SHOWN = 24 };
+	size_t start = d > BEFORE ? d - BEFORE : 0;
+	size_t n = v.len - start < SHOWN ? v.len - start : SHOWN;
+	if (!v.len) {
+		sb_adds(sb, "(empty)");
+		return;
+	}
+	if (start)
+		sb_adds(sb, "…");
+	sb_add_printable(sb, v.p + start, n, 0);
+	if (start + n < v.len)
+		sb_adds(sb, "…");
+}
+
+/* "first difference at <where>, field X (reference line R, generated line
+ * G): expected …, got … (from byte k of n)", or the two fields when the
+ * keys differ. */
+static char *describe_difference(const struct clines *gl, const struct cline *gen,
+				 const struct clines *rl, const struct cline *ref, const char *where)
+{
+	char *gk = key_str(gen), *rk = key_str(ref);
+	struct strbuf sb = STRBUF_INIT;
+	size_t gline = line_number(gl, gen), rline = line_number(rl, ref);
+	if (strcmp(gk, rk)) {
+		sb_addf(&sb, "first difference at %s: reference has field %s (line %zu), generated "
+			"%s (line %zu)", where, rk, rline, gk, gline);
+	} else {
+		struct cline gv = line_value(gen), rv = line_value(ref);
+		size_t d = 0;
+		while (d < gv.len && d < rv.len && gv.p[d] == rv.p[d])
+			d++;
+		sb_addf(&sb, "first difference at %s, field %s (reference line %zu, generated line "
+			"%zu): expected ", where, gk, rline, gline);
+		add_value_excerpt(&sb, rv, d);
+		sb_adds(&sb, ", got ");
+		add_value_excerpt(&sb, gv, d);
+		sb_addf(&sb, " (from byte %zu; lengths %zu and %zu)", d + 1, rv.len, gv.len);
+	}
 	free(gk);
 	free(rk);
-	return d;
+	return sb_detach(&sb);
 }
 
 /* Where a line is: at a record's first line `<key> = v` update where to
@@ -205,17 +259,30 @@ static enum kat_status compare_lines(const struct clines *gen, const struct clin
 	size_t i;
 	for (i = 0; i < gen->n && i < ref->n; i++) {
 		note_record(&gen->v[i], record_key, &records, where, size);
-		if (!lines_match(&gen->v[i], &ref->v[i])) {
-			*detail = describe_difference(&gen->v[i], &ref->v[i], where);
-			return KAT_MISMATCH;
+		if (lines_match(&gen->v[i], &ref->v[i]))
+			continue;
+		const struct cline *g = &gen->v[i], *r = &ref->v[i];
+		if (i + 1 == ref->n && r->len < g->len && !memcmp(g->p, r->p, r->len)) {
+			/* the reference's last line is the start of ours: a file cut short */
+			char *k = key_str(g);
+			*detail = xasprintf("first difference at %s, field %s (reference line %zu, "
+					    "its last): %s", where, k, line_number(ref, r), REF_ENDS_INSIDE);
+			free(k);
+		} else {
+			*detail = describe_difference(gen, g, ref, r, where);
 		}
+		return KAT_MISMATCH;
 	}
 	if (gen->n == ref->n)
 		return KAT_PASS;
 	const struct cline *extra = gen->n > ref->n ? &gen->v[i] : &ref->v[i];
 	char *k = key_str(extra);
-	*detail = xasprintf("first difference at %s, field %s: only the %s has it", where, k,
-			    gen->n > ref->n ? "generated text" : "reference");
+	*detail = gen->n > ref->n ?
+		  xasprintf("first difference at %s, field %s (generated line %zu): %s (the "
+			    "reference file ends first: cut short?)", where, k,
+			    line_number(gen, extra), REF_ENDS_FIRST) :
+		  xasprintf("first difference at %s, field %s (reference line %zu): only the "
+			    "reference has it", where, k, line_number(ref, extra));
 	free(k);
 	return KAT_MISMATCH;
 }
@@ -231,15 +298,15 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 
 	*detail = NULL;
 	if (ref_records == 0) {
-		*detail = xstrdup("the reference file has no \"Count =\" record");
+		*detail = xstrdup(REF_NO_RECORD);
 		return KAT_MISMATCH;
 	}
 	/* Fewer generated records is a cut replay (a timeout recheck); fewer
 	 * reference records is a reference cut short, which proves nothing
 	 * about the records it lacks. */
 	if (ref_records < gen_records) {
-		*detail = xasprintf("the reference has %d record(s), the replay made %d: the "
-				    "reference file is cut short", ref_records, gen_records);
+		*detail = xasprintf("the reference has %d record(s), the replay made %d: "
+				    REF_CUT_SHORT, ref_records, gen_records);
 		return KAT_MISMATCH;
 	}
 	/* Compare the records both texts have. */

@@ -41,6 +41,12 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 enum kat_status kat_compare_hash_reference(const char *generated, size_t glen,
 					   const char *reference, size_t rlen, char **detail);
 
+/* Whether the detail of a MISMATCH from the comparisons above puts the
+ * fault in the reference file (no record, cut short, ending before the
+ * generated text): no rebuild with other flags can change that, so the
+ * gate does not fall back to other flags for it. */
+int kat_detail_blames_reference(const char *detail);
+
 /* Compare the canonical digest of generated text with a manifest entry. */
 enum kat_status kat_compare_digest(const char *generated, size_t glen,
 				   const struct kat_manifest_entry *entry,

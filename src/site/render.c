@@ -146,6 +146,8 @@ int site_make(const struct site_request *r)
 		rc = EXIT_INPUT;
 	} else {
 		rc = write_and_check(&site, out);
+		if (rc == EXIT_OK)
+			printf("site: index page %s/index.html (open it in a browser)\n", out);
 	}
 	site_files_free(&site);
 	free(err);

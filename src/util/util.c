@@ -530,3 +530,23 @@ void html_escape(struct strbuf *sb, const char *s)
 		}
 	}
 }
+
+char *sh_quote(const char *s)
+{
+	int plain = *s != 0;
+	for (const char *p = s; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789_-+=/.,:@%", *p) != NULL;
+	if (plain)
+		return xstrdup(s);
+	struct strbuf sb = STRBUF_INIT;
+	sb_addc(&sb, '\'');
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
+			sb_adds(&sb, "'\\''");
+		else
+			sb_addc(&sb, *p);
+	}
+	sb_addc(&sb, '\'');
+	return sb_detach(&sb);
+}

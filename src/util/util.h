@@ -52,6 +52,10 @@ char *sb_detach(struct strbuf *sb); /* returns buf (never NULL), resets sb */
 void sb_reset(struct strbuf *sb);
 void sb_free(struct strbuf *sb);
 
+/* The shell word for s: as is when it needs no quoting, else in single
+ * quotes (for commands we print for the user to run).  Caller frees. */
+char *sh_quote(const char *s);
+
 /* Growable array of owned strings. */
 struct strlist {
 	char **items;

@@ -28,6 +28,15 @@ cp "$tmp/first/campaign.err" "$ws/c1.err"
 first_ws=$(cat "$tmp/first/ws_path")   # where the first campaign ran
 rc=$(cat "$tmp/first/campaign.rc")
 [ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/c1.err")"
+# issue 27: the results table once measuring ends, a row per record
+grep -q "^results: 6 timing record(s) in $first_ws/runs/c$" "$ws/c1.out" ||
+	fail "campaign printed no results table: $(cat "$ws/c1.out")"
+for l in 128 256; do
+	for op in keygen enc dec; do
+		grep -Eq "^  examplekem/ExampleKEM-$l +$op +[0-9,.]+ ± [0-9,.]+ +[0-9,.]+ +[0-9.]+% +[0-9,.]+ +(cycles|ns)$" "$ws/c1.out" ||
+			fail "no results row for ExampleKEM-$l $op: $(cat "$ws/c1.out")"
+	done
+done
 run=$ws/runs/c
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
 	"$run/campaign.json")

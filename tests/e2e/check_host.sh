@@ -33,6 +33,11 @@ if [ "$nhost" -eq 0 ]; then
 else
 	[ "$rc" -eq 1 ] || fail "exit $rc with $nhost HOST lines"
 	[ "$last" = "$nhost problem(s)" ] || fail "last line '$last', want '$nhost problem(s)'"
+	# issue 27: each problem says how to fix it, and the override is named
+	nfix=$(grep -A1 '^HOST: ' "$work/out" | grep -c '^  to fix: ' || true)
+	[ "$nfix" = "$nhost" ] || fail "$nfix 'to fix' line(s) for $nhost problem(s): $(cat "$work/out")"
+	grep -q '^measure refuses this host: .*--allow-unfixed-host=REASON' "$work/out" ||
+		fail "exit 1 without naming the override: $(cat "$work/out")"
 fi
 
 # Every problem is one of the table's wordings.
@@ -95,5 +100,8 @@ fi
 urc=0
 "$ngcc" -C "$work" check-host --cpu notanumber >/dev/null 2>&1 || urc=$?
 [ "$urc" -eq 2 ] || fail "--cpu notanumber exited $urc, want 2"
-"$ngcc" -C "$work" check-host --help | grep -q 'usage: ngcc-perf check-host' || fail "--help"
+# (into a file: stdout to a pipe is line-buffered, so `| grep -q` would
+# end the writer with SIGPIPE under pipefail)
+"$ngcc" -C "$work" check-host --help >"$work/help"
+grep -q 'usage: ngcc-perf check-host' "$work/help" || fail "--help"
 echo "check_host.sh: ok (exit $rc, $nhost problem(s))"

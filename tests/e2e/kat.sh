@@ -57,8 +57,8 @@ expect CompileError BUILDFAIL
 # build time; otherwise dlopen(RTLD_NOW) refuses the library.
 expect NoDec BUILDFAIL LOADFAIL
 
-grep -q '^RESULT hostile WrongKat MISMATCH first difference at Count = 3, field SS$' "$ws/kat.out" ||
-	fail "MISMATCH detail does not name Count = 3 and field SS"
+grep -q '^RESULT hostile WrongKat MISMATCH first difference at Count = 3, field SS (reference line [0-9]*, generated line [0-9]*): expected [0-9A-F]*…, got [0-9A-F]*… (from byte [0-9]*; lengths 64 and 64)$' "$ws/kat.out" ||
+	fail "MISMATCH detail does not name Count = 3 and field SS, the values and the lines"
 grep -q '^RESULT hostile CrashEnc CRASH killed by signal 11 (SIGSEGV)$' "$ws/kat.out" ||
 	fail "CrashEnc detail does not name SIGSEGV"
 grep -q '^RESULT hostile ExitKeygen CRASH exit=0$' "$ws/kat.out" || fail "ExitKeygen detail"

@@ -52,14 +52,14 @@ for phase in measure calibrate profile; do
 	[ ! -e empty/r ] || fail "$phase created the run directory for nothing"
 done
 expect 3 ngcc -C empty measure nosuchid --run r "${unfixed[@]}"
-grep -q "nosuchid: no such candidate" out || fail "wrong id: $(cat out)"
+grep -q "selector 'nosuchid' matches no candidate: workspace .* has none" out || fail "wrong id: $(cat out)"
 
 # ---- added, not built --------------------------------------------------------
 expect 3 ngcc -C newws measure --run r "${unfixed[@]}"
 grep -q "nothing to do: no candidate of workspace .* is built" out || fail "not built: $(cat out)"
 grep -q "ngcc-perf build" out || fail "no build hint: $(cat out)"
 expect 3 ngcc -C newws measure nosuchid --run r "${unfixed[@]}"
-grep -q "nosuchid: no such candidate in workspace .*its candidates: kem-ex" out ||
+grep -q "selector 'nosuchid' matches no candidate or instance of workspace .* (no candidates/nosuchid/candidate.conf); it has kem-ex: " out ||
 	fail "wrong id in a workspace with candidates: $(cat out)"
 expect 3 ngcc -C newws profile kem-ex --run r --allow-unfixed-host=test
 grep -q "candidate kem-ex is not built" out || fail "not built, by id: $(cat out)"

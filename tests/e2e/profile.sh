@@ -228,6 +228,12 @@ before=$(cat "$ws/runs/c/profile/examplekem/ExampleKEM-128__enc.json")
 ngcc profile --run runs/c --allow-unfixed-host=test >"$ws/p2.out" 2>&1 || fail "resume: $(cat "$ws/p2.out")"
 [ "$before" = "$(cat "$ws/runs/c/profile/examplekem/ExampleKEM-128__enc.json")" ] ||
 	fail "resume redid a complete profile"
+# issue 27: the counts a resumed profile announces are the ones it ends with
+first=$(grep '^profile: [0-9]* instance(s) to relink; ' "$ws/p2.out") || fail "no count line: $(cat "$ws/p2.out")"
+ops=$(sed -n 's/.*; \([0-9]*\) operation(s): 0 to profile, \1 complete .*/\1/p' <<<"$first")
+[ -n "$ops" ] || fail "a resumed profile announces work to do: $first"
+grep -q "^profile: $ops kept, 0 profiled, 0 failed; " "$ws/p2.out" ||
+	fail "announced $ops complete, ended: $(grep '^profile: .* kept' "$ws/p2.out")"
 grep -q "^SURVEY keccakkem mixed — checked by hand (survey.conf)" "$ws/p2.out" || fail "override: $(cat "$ws/p2.out")"
 python3 - "$ws/runs/c/profile/keccakkem/survey.json" <<'EOF' || fail "survey override"
 import json, sys

@@ -133,6 +133,16 @@ grep -q "](charts/examplekem-cycles.svg)" "$ws/ds/reports/$sys/examplekem.md" ||
 ! grep -rqF "$ws" "$ws/ds/site" || fail "the site holds an absolute path: $(grep -rlF "$ws" "$ws/ds/site")"
 ngcc validate ds >"$ws/v1.out" 2>&1 || fail "validate after site: $(cat "$ws/v1.out")"
 grep -q "report check: ok$" "$ws/v1.out" || fail "summary line after site: $(cat "$ws/v1.out")"
+# issue 27: site says where its index page is, and validate prints the
+# dataset digest the site's footer shows (before the site existed too).
+grep -qx "site: index page $ws/ds/site/index.html (open it in a browser)" "$ws/site.out" ||
+	fail "site does not say where index.html is: $(cat "$ws/site.out")"
+footer=$(sed -n 's/.*dataset sha256 <code>\([^<]*\)<\/code>.*/\1/p' "$ws/ds/site/index.html" | head -1)
+[ -n "$footer" ] || fail "no dataset digest in the site footer"
+grep -qxF "dataset sha256 $footer (as the site's footer shows it)" "$ws/v1.out" ||
+	fail "validate does not print the footer's digest $footer: $(cat "$ws/v1.out")"
+grep -qxF "dataset sha256 $footer (as the site's footer shows it)" "$ws/v0.out" ||
+	fail "validate without a site does not print the digest $footer: $(cat "$ws/v0.out")"
 flip() {   # python code flipping one byte of the file sys.argv[2] + '/' + $1
 	printf "import sys\np = sys.argv[2] + '/%s'\nb = bytearray(open(p, 'rb').read()); b[%s] ^= 1\nopen(p, 'wb').write(b)" "$1" "$2"
 }

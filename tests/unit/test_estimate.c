@@ -118,6 +118,36 @@ static void test_passes_off_and_unknown(void **state)
  * On 2 CPUs the greedy shards are {105, 10.5} and {60, 52.5}: 115.5 s
  * plus a worker's fixed cost; the balanced share is 228 / 2 = 114, which
  * no instance exceeds.  On 4 CPUs the share is 57: 105 and 60 exceed it. */
+/* Issue 27: a plan over a finished run costs nothing, not the phases'
+ * fixed costs; a phase with work left costs its overhead alone. */
+static void test_nothing_left(void **state)
+{
+	struct planning p;
+	struct est_model m = model();
+	struct estimate est;
+	(void)state;
+	planning_defaults(&p);
+	est_init(&est, &p, &m);
+	for (int k = 0; k < 2; k++) {
+		struct est_unit *u = est_add_unit(&est, "x", k ? "B" : "A", "keygen", EST_CALIBRATION,
+						  0.001, 0);
+		u->need_calibrate = u->need_measure = u->need_memory = u->need_profile = 0;
+	}
+	est_compute(&est, 2, NULL);
+	assert_near(est.wall_s[1], 0);
+	assert_near(est.wall_s[2], 0);
+	assert_false(est.work_measure || est.work_memory || est.work_profile);
+	est_free(&est);
+	/* only the profiles left: the profile phase's overhead, no probe */
+	est_init(&est, &p, &m);
+	struct est_unit *u = est_add_unit(&est, "x", "A", "keygen", EST_CALIBRATION, 0.001, 0);
+	u->need_calibrate = u->need_measure = u->need_memory = 0;
+	est_compute(&est, 1, NULL);
+	assert_true(est.work_profile && !est.work_measure && !est.work_memory);
+	assert_near(est.wall_s[1], est.instances[0].total_s + m.phase_overhead_s);
+	est_free(&est);
+}
+
 static void test_cpus_defer_dominating(void **state)
 {
 	struct planning p;
@@ -140,7 +170,8 @@ static void test_cpus_defer_dominating(void **state)
 	assert_near(est.instances[0].total_s, 105);
 	assert_near(est.instances[2].total_s, 52.5);
 	assert_near(est.instances[3].total_s, 10.5);
-	double fixed = 3 * 2 + 1;
+	/* one phase with work (memory and profile are off) and the probe */
+	double fixed = 1 * 2 + 1;
 	assert_near(est.wall_s[1], 228 + fixed);
 	assert_near(est.wall_s[2], 115.5 + fixed);
 	assert_near(est.wall_s[4], 105 + fixed);
@@ -234,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_profile_iterations),
 		cmocka_unit_test(test_passes_off_and_unknown),
 		cmocka_unit_test(test_cpus_defer_dominating),
+		cmocka_unit_test(test_nothing_left),
 		cmocka_unit_test(test_prior),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

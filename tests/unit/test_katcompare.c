@@ -49,7 +49,7 @@ static void test_ss_difference_named(void **state)
 	(void)state;
 	char *gen = kat_text(-1, NULL), *ref = kat_text(3, "EF"), *detail;
 	assert_int_equal(compare(gen, ref, &detail), KAT_MISMATCH);
-	assert_string_equal(detail, "first difference at Count = 3, field SS");
+	assert_string_equal(detail, "first difference at Count = 3, field SS (reference line 47, generated line 47): expected EF, got EE (from byte 2; lengths 2 and 2)");
 	free(detail);
 	free(gen);
 	free(ref);
@@ -95,7 +95,7 @@ static void test_blank_len_is_wildcard(void **state)
 	assert_non_null(p);
 	memcpy(p, "PK = AB02", 9);
 	assert_int_equal(compare(gen, ref.buf, &detail), KAT_MISMATCH);
-	assert_string_equal(detail, "first difference at Count = 1, field PK");
+	assert_string_equal(detail, "first difference at Count = 1, field PK (reference line 16, generated line 17): expected AB02, got AB01 (from byte 4; lengths 4 and 4)");
 	free(detail);
 	free(copy);
 	sb_free(&ref);
@@ -112,7 +112,7 @@ static void test_length_value_difference(void **state)
 	p[strlen("CT_Len = ")] = '3';
 	char *detail;
 	assert_int_equal(compare(gen, ref, &detail), KAT_MISMATCH);
-	assert_string_equal(detail, "first difference at Count = 2, field CT_Len");
+	assert_string_equal(detail, "first difference at Count = 2, field CT_Len (reference line 32, generated line 32): expected 3, got 2 (from byte 1; lengths 1 and 1)");
 	free(detail);
 	free(ref);
 	free(gen);
@@ -127,7 +127,7 @@ static void test_missing_field(void **state)
 	memcpy(p, "XK", 2);
 	char *detail;
 	assert_int_equal(compare(gen, ref, &detail), KAT_MISMATCH);
-	assert_string_equal(detail, "first difference at Count = 1: reference has field XK_Len, generated SK_Len");
+	assert_string_equal(detail, "first difference at Count = 1: reference has field XK_Len (line 18), generated SK_Len (line 18)");
 	free(detail);
 	free(ref);
 	free(gen);
@@ -153,6 +153,54 @@ static void test_fewer_generated_records(void **state)
 	free(cut);
 	free(gen);
 	free(ref);
+}
+
+/* Issue 27 item 8: a long value is shown around its first difference,
+ * shortened, with the line numbers of both texts. */
+static void test_long_value_excerpt(void **state)
+{
+	(void)state;
+	const char *ref = "Count = 0\nPK = 00112233445566778899AABBCCDDEEFF00112233445566778899AABBCCDDEEFF\n";
+	const char *gen = "\n\nCount = 0\nPK = 00112233445566778899AABBCCDDEEFF00112233445566778899AABBCCDDEE00\n";
+	char *detail;
+	assert_int_equal(compare(gen, ref, &detail), KAT_MISMATCH);
+	assert_string_equal(detail, "first difference at Count = 0, field PK (reference line 2, "
+			    "generated line 4): expected …CCDDEEFF, got …CCDDEE00 (from byte 63; "
+			    "lengths 64 and 64)");
+	assert_false(kat_detail_blames_reference(detail));
+	free(detail);
+	const char *gen2 = "Count = 0\nPK = FF112233445566778899AABBCCDDEEFF00112233445566778899AABBCCDDEEFF\n";
+	assert_int_equal(compare(gen2, ref, &detail), KAT_MISMATCH);
+	assert_non_null(strstr(detail, "expected 00112233445566778899AABB…, got FF112233445566778899AABB…"));
+	free(detail);
+}
+
+/* Issue 27 item 3: a reference cut short is the reference's fault (no
+ * fallback rebuild); a value that differs is not. */
+static void test_reference_blamed(void **state)
+{
+	(void)state;
+	char *full = kat_text(-1, NULL), *detail;
+	char *two = xstrndup(full, (size_t)(strstr(full, "Count = 2") - full));
+	assert_int_equal(compare(full, two, &detail), KAT_MISMATCH);
+	assert_true(kat_detail_blames_reference(detail));
+	free(detail);
+	/* cut inside the last record */
+	char *mid = xstrndup(full, (size_t)(strstr(full, "Count = 3") - full) + 30);
+	assert_int_equal(compare(full, mid, &detail), KAT_MISMATCH);
+	assert_true(kat_detail_blames_reference(detail));
+	free(detail);
+	assert_int_equal(compare("Count = 0\n", "\r\n", &detail), KAT_MISMATCH);
+	assert_true(kat_detail_blames_reference(detail));
+	free(detail);
+	char *ref = kat_text(3, "EF");
+	assert_int_equal(compare(full, ref, &detail), KAT_MISMATCH);
+	assert_false(kat_detail_blames_reference(detail));
+	free(detail);
+	free(ref);
+	free(mid);
+	free(two);
+	free(full);
 }
 
 static void test_empty_reference(void **state)
@@ -342,6 +390,8 @@ int main(void)
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_fewer_generated_records),
 		cmocka_unit_test(test_empty_reference),
+		cmocka_unit_test(test_long_value_excerpt),
+		cmocka_unit_test(test_reference_blamed),
 		cmocka_unit_test(test_manifest_exact),
 		cmocka_unit_test(test_manifest_bare_and_label_only),
 		cmocka_unit_test(test_manifest_malformed),

@@ -246,7 +246,7 @@ static char *publish_fixture(void)
 {
 	char *run = path_join(tmp, "runs/x86_1"), *ds = path_join(tmp, "ds");
 	FILE *devnull = fopen("/dev/null", "w");
-	struct publish_opts o = { tmp, run, ds, 1, NULL, devnull };
+	struct publish_opts o = { tmp, run, ds, 1, NULL, devnull, 0 };
 	assert_int_equal(publish_dataset(&o), EXIT_OK);
 	fclose(devnull);
 	free(run);

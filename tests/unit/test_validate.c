@@ -573,7 +573,7 @@ static void free_workspace(struct ws_fixture *f)
 static int publish_quietly(const struct ws_fixture *f, int unfixed, const char *defer)
 {
 	FILE *devnull = fopen("/dev/null", "w");
-	struct publish_opts o = { f->ws, f->run, f->dataset, unfixed, defer, devnull };
+	struct publish_opts o = { f->ws, f->run, f->dataset, unfixed, defer, devnull, 0 };
 	int rc = publish_dataset(&o);
 	fclose(devnull);
 	return rc;
