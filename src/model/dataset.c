@@ -704,49 +704,137 @@ static void free_peers(struct dataset *ds)
 	ds->n_peers = 0;
 }
 
-void dataset_free(struct dataset *ds)
+static void instance_free(struct ds_instance *in)
 {
+	for (size_t r = 0; r < in->n_rec; r++) {
+		free(in->rec[r].op);
+		free(in->rec[r].relpath);
+		json_decref(in->rec[r].j);
+	}
+	for (size_t r = 0; r < in->n_prof; r++) {
+		free(in->prof[r].op);
+		free(in->prof[r].relpath);
+		json_decref(in->prof[r].j);
+	}
+	for (size_t r = 0; r < in->n_extra; r++) {
+		free(in->extra_item[r]);
+		free(in->extra_path[r]);
+		json_decref(in->extra_json[r]);
+	}
+	free(in->extra_item);
+	free(in->extra_json);
+	free(in->extra_path);
+	for (int k = 0; k < CHECK_N; k++) {
+		json_decref(in->check[k]);
+		free(in->check_rel[k]);
+	}
+	free(in->rec);
+	free(in->prof);
+	json_decref(in->build);
+	free(in->label);
+	free(in->stem);
+	free(in->kat_status);
+	free(in->kat_detail);
+	free(in->kat_log_rel);
+}
+
+static void candidate_free(struct ds_candidate *c)
+{
+	for (size_t k = 0; k < c->n_inst; k++)
+		instance_free(&c->inst[k]);
+	free(c->inst);
+	free(c->id);
+	free(c->algorithm);
+	free(c->type);
+	json_decref(c->survey);
+}
+
+/* ---- keeping a selection ------------------------------------------------ */
+
+/* The operation of an extension item "<kind> <op>". */
+static const char *extra_op(const char *item)
+{
+	const char *sp = strchr(item, ' ');
+	return sp ? sp + 1 : item;
+}
+
+static void keep_ops(struct ds_instance *in, const struct ds_keep *k)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < in->n_rec; r++) {
+		if (k->keep_op(k->ctx, in->rec[r].op)) {
+			in->rec[n++] = in->rec[r];
+			continue;
+		}
+		free(in->rec[r].op);
+		free(in->rec[r].relpath);
+		json_decref(in->rec[r].j);
+	}
+	in->n_rec = n;
+	n = 0;
+	for (size_t r = 0; r < in->n_prof; r++) {
+		if (k->keep_op(k->ctx, in->prof[r].op)) {
+			in->prof[n++] = in->prof[r];
+			continue;
+		}
+		free(in->prof[r].op);
+		free(in->prof[r].relpath);
+		json_decref(in->prof[r].j);
+	}
+	in->n_prof = n;
+	n = 0;
+	for (size_t r = 0; r < in->n_extra; r++) {
+		if (k->keep_op(k->ctx, extra_op(in->extra_item[r]))) {
+			in->extra_item[n] = in->extra_item[r];
+			in->extra_path[n] = in->extra_path[r];
+			in->extra_json[n++] = in->extra_json[r];
+			continue;
+		}
+		free(in->extra_item[r]);
+		free(in->extra_path[r]);
+		json_decref(in->extra_json[r]);
+	}
+	in->n_extra = n;
+}
+
+/* An instance is kept when it is selected and, with an operation filter,
+ * still has a record or profile. */
+static int keep_instance(const struct ds_candidate *c, struct ds_instance *in,
+			 const struct ds_keep *k)
+{
+	if (!k->keep_instance(k->ctx, c->id, in->label, in->stem))
+		return 0;
+	if (!k->keep_op)
+		return 1;
+	keep_ops(in, k);
+	return in->n_rec || in->n_prof;
+}
+
+void dataset_keep(struct dataset *ds, const struct ds_keep *k)
+{
+	size_t nc = 0;
 	for (size_t i = 0; i < ds->n_cand; i++) {
 		struct ds_candidate *c = &ds->cand[i];
-		for (size_t k = 0; k < c->n_inst; k++) {
-			struct ds_instance *in = &c->inst[k];
-			for (size_t r = 0; r < in->n_rec; r++) {
-				free(in->rec[r].op);
-				free(in->rec[r].relpath);
-				json_decref(in->rec[r].j);
-			}
-			for (size_t r = 0; r < in->n_prof; r++) {
-				free(in->prof[r].op);
-				free(in->prof[r].relpath);
-				json_decref(in->prof[r].j);
-			}
-			for (size_t r = 0; r < in->n_extra; r++) {
-				free(in->extra_item[r]);
-				free(in->extra_path[r]);
-				json_decref(in->extra_json[r]);
-			}
-			free(in->extra_item);
-			free(in->extra_json);
-			free(in->extra_path);
-			for (int k = 0; k < CHECK_N; k++) {
-				json_decref(in->check[k]);
-				free(in->check_rel[k]);
-			}
-			free(in->rec);
-			free(in->prof);
-			json_decref(in->build);
-			free(in->label);
-			free(in->stem);
-			free(in->kat_status);
-			free(in->kat_detail);
-			free(in->kat_log_rel);
+		size_t ni = 0;
+		for (size_t j = 0; j < c->n_inst; j++) {
+			if (keep_instance(c, &c->inst[j], k))
+				c->inst[ni++] = c->inst[j];
+			else
+				instance_free(&c->inst[j]);
 		}
-		free(c->inst);
-		free(c->id);
-		free(c->algorithm);
-		free(c->type);
-		json_decref(c->survey);
+		c->n_inst = ni;
+		if (ni)
+			ds->cand[nc++] = *c;
+		else
+			candidate_free(c);
 	}
+	ds->n_cand = nc;
+}
+
+void dataset_free(struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		candidate_free(&ds->cand[i]);
 	free(ds->cand);
 	for (size_t i = 0; i < ds->n_systems; i++) {
 		free(ds->systems[i].id);

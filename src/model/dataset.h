@@ -103,6 +103,18 @@ int dataset_load_run(struct dataset *ds, const char *workspace, const char *run,
 int dataset_load_published(struct dataset *ds, const char *dataset_dir,
 			   const char *system, char **err);
 void dataset_free(struct dataset *ds);
+
+/* A selection to render (report's instance selectors and --op): instances
+ * keep_instance() refuses go, and with keep_op (NULL: every operation) so
+ * do the records, profiles and memory records of other operations, and an
+ * instance left with none of them; a candidate left without instances
+ * goes too. */
+struct ds_keep {
+	int (*keep_instance)(void *ctx, const char *cand, const char *label, const char *stem);
+	int (*keep_op)(void *ctx, const char *op);
+	void *ctx;
+};
+void dataset_keep(struct dataset *ds, const struct ds_keep *k);
 /* The systems whose pages are in the same output tree, so that pages may
  * link to them (docs/report-format.md §1: a page without data is not linked).
  * Without a call only the dataset's own system is linked. */

@@ -200,7 +200,7 @@ static int report_phase(const struct campaign_request *r, const char *run,
 			const struct strlist *ids)
 {
 	struct report_written done;
-	int rc = report_write_run(r->o.workspace, run, r->pages_out, NULL, 0, NULL, &done);
+	int rc = report_write_run(r->o.workspace, run, r->pages_out, NULL, 0, NULL, NULL, &done);
 	if (rc == EXIT_OK) {
 		const char *out = done.out_dir;
 		printf("campaign: %zu page(s) in %s\n", done.n_pages, out);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "build/select.h"
 #include "model/dataset.h"
 #include "model/size_audit.h"
 #include "report/report.h"
@@ -175,8 +176,37 @@ static void warn_not_profiled(const struct dataset *ds, const char *run)
 	sb_free(&sb);
 }
 
+static int selected_instance(void *ctx, const char *cand, const char *label, const char *stem)
+{
+	return selection_has_instance(ctx, cand, label) || selection_has_instance(ctx, cand, stem);
+}
+
+static int selected_op(void *ctx, const char *op)
+{
+	return selection_has_op(ctx, op);
+}
+
+/* After the size audit (of the whole run): only what sel selects. */
+static int keep_selection(struct dataset *ds, const struct selection *sel, const char *run)
+{
+	if (!sel || selection_is_all(sel))
+		return EXIT_OK;
+	struct ds_keep k = { selected_instance, sel->ops.n ? selected_op : NULL, (void *)sel };
+	dataset_keep(ds, &k);
+	for (size_t i = 0; i < ds->n_cand; i++)
+		for (size_t j = 0; j < ds->cand[i].n_inst; j++)
+			if (ds->cand[i].inst[j].n_rec || ds->cand[i].inst[j].n_prof)
+				return EXIT_OK;
+	char *what = selection_describe(sel);
+	ngcc_error("%s: nothing to report for %s: no timing record or profile of it in the run; "
+		   "measure it first (`ngcc-perf measure SELECTOR --run %s`)", run, what, run);
+	free(what);
+	return EXIT_INPUT;
+}
+
 int report_write_run(const char *workspace, const char *run, const char *out_arg,
-		     const char *system, int force, FILE *list, struct report_written *done)
+		     const char *system, int force, const struct selection *sel, FILE *list,
+		     struct report_written *done)
 {
 	char *out_dir = out_arg ? xstrdup(out_arg) : report_default_out(run);
 	struct dataset ds;
@@ -194,6 +224,8 @@ int report_write_run(const char *workspace, const char *run, const char *out_arg
 	} else {
 		rc = write_size_audit(&ds, run);
 	}
+	if (rc == EXIT_OK)
+		rc = keep_selection(&ds, sel, run);
 	if (rc == EXIT_OK)
 		warn_not_profiled(&ds, run);
 	if (rc == EXIT_OK)

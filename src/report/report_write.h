@@ -34,10 +34,14 @@ char *report_default_out(const char *run);
  * pages or foreign files (without force) or would hold the workspace or
  * the run; 3 missing or corrupt run data, or a bad size catalog; 4 a file
  * cannot be written.  *done (may be NULL) is filled on success; free it
- * with report_written_free().
+ * with report_written_free().  sel (may be NULL: everything) renders the
+ * selected instances and operations only (build/select.h, resolved); the
+ * run's size_audit.json is still written for the whole run.
  */
+struct selection;
 int report_write_run(const char *workspace, const char *run, const char *out_dir,
-		     const char *system, int force, FILE *list, struct report_written *done);
+		     const char *system, int force, const struct selection *sel, FILE *list,
+		     struct report_written *done);
 void report_written_free(struct report_written *done);
 
 #endif

@@ -121,6 +121,19 @@ ngcc measure --run r2 "${plan[@]}" --no-memory-pass examplekem >"$ws/o" 2>&1 ||
 has "$ws/o" "not timed: examplekem/ExampleKEM-256: skipped: enabled = no in candidates/examplekem/candidate.conf"
 ls "$ws/r2/records/examplekem" | grep -q "ExampleKEM-256" && fail "measure timed the disabled instance"
 [ "$(ls "$ws/r2/records/examplekem" | wc -l)" = 3 ] || fail "ExampleKEM-128 not timed whole: $(ls "$ws/r2/records/examplekem")"
+# report takes selectors and --op too: the pages of that part of the run.
+ngcc report examplekem --op enc --run r2 >"$ws/o" 2>&1 || fail "report --op enc: $(cat "$ws/o")"
+page=$(ls "$ws"/r2/reports/*/examplekem.md)
+grep -Eq '^\| `ExampleKEM-128` \| enc \|' "$page" || fail "no enc row on the selected page: $(cat "$page")"
+! grep -Eq '^\| `ExampleKEM-128` \| (keygen|dec) \|' "$page" || fail "the page shows operations not selected"
+rc=0
+ngcc report ExampleKEM-256 --run r2 >"$ws/o" 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "report of an instance the run lacks exited $rc: $(cat "$ws/o")"
+has "$ws/o" "nothing to report for ExampleKEM-256"
+rc=0
+ngcc report nosuch --run r2 >"$ws/o" 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "report nosuch exited $rc: $(cat "$ws/o")"
+has "$ws/o" "selector 'nosuch' matches no candidate or instance"
 # A selector naming only the disabled instance: nothing to do, an error.
 rc=0
 ngcc measure --run r3 "${plan[@]}" ExampleKEM-256 >"$ws/o" 2>&1 || rc=$?

@@ -191,7 +191,7 @@ static void duplicate_catalog_row(void **state)
 	free(err);
 	dataset_free(&ds);
 	/* report refuses it as bad input and writes neither audit nor pages */
-	assert_int_equal(report_write_run(tmp, run, out, NULL, 0, NULL, NULL), EXIT_INPUT);
+	assert_int_equal(report_write_run(tmp, run, out, NULL, 0, NULL, NULL, NULL), EXIT_INPUT);
 	char *sa = path_join(run, SIZE_AUDIT_FILE);
 	assert_false(path_exists(sa));
 	assert_false(path_exists(out));
@@ -206,7 +206,7 @@ static void report_writes_the_audit(void **state)
 	set_observed("kem-27/NTRE-512", "ct", 3400, 3400);
 	char *run = path_join(tmp, "runs/x86_1"), *out = path_join(tmp, "pages");
 	struct report_written done;
-	assert_int_equal(report_write_run(tmp, run, out, NULL, 0, NULL, &done), EXIT_OK);
+	assert_int_equal(report_write_run(tmp, run, out, NULL, 0, NULL, NULL, &done), EXIT_OK);
 	assert_string_equal(done.system_id, "x86_1");
 	assert_true(done.n_pages > 3);
 	report_written_free(&done);
