@@ -412,13 +412,15 @@ static void pk_perf_row(struct md_page *md, const char *inst, const struct ds_re
 		md_row(md, cells);
 		return;
 	}
+	/* A figure the record lacks is a dash, never a value of the stack. */
 	double mc, ms, os, md_s;
 	int has_c = rec_real(r->j, "mean_cycles", &mc);
-	rec_real(r->j, "mean_seconds", &ms);
-	rec_real(r->j, "operations_per_second", &os);
-	rec_real(r->j, "median_trial_seconds", &md_s);
-	const char *cells[7] = { inst, r->op, fmt_cycles(cyc, has_c ? &mc : NULL), fmt_time(t, &ms),
-				 fmt_ops(ops, os), fmt_time(med, &md_s), n_cell(n, r->j) };
+	int has_t = rec_real(r->j, "mean_seconds", &ms);
+	int has_o = rec_real(r->j, "operations_per_second", &os);
+	int has_m = rec_real(r->j, "median_trial_seconds", &md_s);
+	const char *cells[7] = { inst, r->op, fmt_cycles(cyc, has_c ? &mc : NULL),
+				 fmt_time(t, has_t ? &ms : NULL), has_o ? fmt_ops(ops, os) : DASH,
+				 fmt_time(med, has_m ? &md_s : NULL), n_cell(n, r->j) };
 	md_row(md, cells);
 }
 
@@ -434,13 +436,17 @@ static void hash_perf_row(struct md_page *md, const char *inst, const struct ds_
 	}
 	double mc, ms, os, tp;
 	int has_c = rec_real(r->j, "mean_cycles", &mc);
-	rec_real(r->j, "mean_seconds", &ms);
-	rec_real(r->j, "operations_per_second", &os);
-	if (!rec_real(r->j, "throughput_MB_per_second", &tp))
+	int has_t = rec_real(r->j, "mean_seconds", &ms);
+	int has_o = rec_real(r->j, "operations_per_second", &os);
+	int has_tp = rec_real(r->j, "throughput_MB_per_second", &tp);
+	if (!has_tp && has_o) {
 		tp = (double)L * os / 1e6;
+		has_tp = 1;
+	}
 	const char *cells[7] = { inst, msg, fmt_cycles(cyc, has_c ? &mc : NULL),
 				 has_c && L ? fmt_fixed1(cpb, mc / (double)L) : DASH,
-				 fmt_time(t, &ms), fmt_fixed1(mbs, tp), n_cell(n, r->j) };
+				 fmt_time(t, has_t ? &ms : NULL), has_tp ? fmt_fixed1(mbs, tp) : DASH,
+				 n_cell(n, r->j) };
 	md_row(md, cells);
 }
 
