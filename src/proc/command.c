@@ -1,5 +1,6 @@
 /* command.c — see command.h. */
 #include "proc/command.h"
+#include "proc/contain.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,10 +54,16 @@ int child_cmd_run(const struct child_cmd *c, struct spawn_req *req, struct spawn
 	char **argv = xcalloc(c->argv.n + 1, sizeof *argv);
 	for (size_t i = 0; i < c->argv.n; i++)
 		argv[i] = c->argv.items[i];
+	/* Every child program loads candidate code: none runs without the
+	 * supervisor that kills whatever the candidate leaves behind. */
+	char *supervisor = ngcc_program(CONTAIN_PROGRAM);
 	req->path = c->path;
 	req->argv = argv;
+	req->supervisor = supervisor;
 	int rc = spawn_run(req, res);
 	req->argv = NULL;
+	req->supervisor = NULL;
+	free(supervisor);
 	free(argv);
 	return rc;
 }
