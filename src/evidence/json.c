@@ -1,5 +1,6 @@
 /* json.c — see json.h. */
 #include "evidence/json.h"
+#include "proc/spawn.h"
 #include "util/atomic.h"
 #include "util/untrusted.h"
 #include "util/util.h"
@@ -155,4 +156,11 @@ int schema_known(const json_t *j, char **why)
 	}
 	*why = xasprintf("unknown schema kind \"%s\"", s);
 	return -1;
+}
+
+json_t *evidence_strays_killed(const struct spawn_res *res)
+{
+	if (!res || !res->contained || res->strays_killed < 0)
+		return json_null();
+	return json_integer(res->strays_killed);
 }

@@ -23,6 +23,17 @@ int evidence_check_schema(const json_t *j, const char *kind, int version);
 /* "ngcc-perf/<kind>/<version>" */
 json_t *evidence_schema(const char *kind, int version);
 
+/*
+ * "strays_killed" of a process entry (timing, memory, profile and check
+ * evidence): how many processes the child left running that its
+ * supervisor had to kill when it ended (proc/contain.h); null when the
+ * count is unknown (the supervisor was killed itself).  Absent in
+ * evidence made before children were supervised.
+ */
+#define STRAYS_KILLED_KEY "strays_killed"
+struct spawn_res;
+json_t *evidence_strays_killed(const struct spawn_res *res);
+
 /* Small constructors that never return NULL for NULL input: they give json null. */
 json_t *jstr_or_null(const char *s);
 /* Typed getters with defaults. */

@@ -33,6 +33,14 @@ void child_cmd_init_tool(struct child_cmd *c, const char *tool_path, const char 
 	json_array_append_new(c->shown, json_string(tool_shown));
 }
 
+const char *child_cmd_library(const struct child_cmd *c)
+{
+	for (size_t i = 0; i + 1 < c->argv.n; i++)
+		if (!strcmp(c->argv.items[i], "--lib"))
+			return c->argv.items[i + 1];
+	return "";
+}
+
 void child_cmd_arg(struct child_cmd *c, const char *arg)
 {
 	sl_push(&c->argv, arg);

@@ -29,6 +29,8 @@ void child_cmd_init_tool(struct child_cmd *c, const char *tool_path, const char 
 /* Append our program `name`: its path to run, <ngcc-perf>/bin/<name> as
  * recorded. */
 void child_cmd_program(struct child_cmd *c, const char *name);
+/* The argument after "--lib", or "" (for messages). */
+const char *child_cmd_library(const struct child_cmd *c);
 /* Append one argument to both. */
 void child_cmd_arg(struct child_cmd *c, const char *arg);
 void child_cmd_argf(struct child_cmd *c, const char *fmt, ...)

@@ -652,7 +652,20 @@ static char *format_seconds(double s)
 	return xasprintf("%.3g", s);
 }
 
+static char *describe_end(const struct spawn_res *res, double timeout_s);
+
 char *spawn_describe(const struct spawn_res *res, double timeout_s)
+{
+	char *how = describe_end(res, timeout_s);
+	if (res->strays_killed <= 0)
+		return how;
+	char *s = xasprintf("%s; %d process(es) it left running killed", how,
+			    res->strays_killed);
+	free(how);
+	return s;
+}
+
+static char *describe_end(const struct spawn_res *res, double timeout_s)
 {
 	if (res->timed_out) {
 		char *secs = format_seconds(timeout_s);

@@ -63,7 +63,9 @@ struct spawn_res {
  * (message printed). */
 int spawn_run(const struct spawn_req *req, struct spawn_res *res);
 void spawn_res_free(struct spawn_res *res);
-/* Human text: "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after 900 s". */
+/* Human text: "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after 900 s",
+ * followed by "; 2 process(es) it left running killed" when the supervisor
+ * had to kill processes the child left behind. */
 char *spawn_describe(const struct spawn_res *res, double timeout_s);
 
 #endif
