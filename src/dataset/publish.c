@@ -51,6 +51,7 @@ struct pub {
 	struct strlist deferred;    /* "<cand>/<stem>" left out */
 	struct strlist unfixed;     /* evidence files taken on an unfixed host */
 	size_t n_records, n_profiles, n_kat, n_checks, n_pages;
+	int bad_input;              /* a file of the run could not be read: exit 3, not 4 */
 };
 
 /* The string with the run and workspace prefixes dropped and our own tree
@@ -132,7 +133,9 @@ static int copy_into(struct pub *p, const char *base, const char *src, const cha
 	char *data = NULL;
 	size_t len = 0;
 	if (read_file_below(base, src, &data, &len)) {
-		ngcc_error("cannot read %s: %s", src, io_strerror(errno));
+		ngcc_error("cannot read %s: %s; re-run the phase that wrote it, or remove it",
+			   src, io_strerror(errno));
+		p->bad_input = 1;
 		return -1;
 	}
 	int rc = write_bytes(p, rel, data, len);
@@ -724,7 +727,7 @@ static int build_tree(struct pub *p, struct evidence_list *ev)
 	}
 	if (carry_other_systems(p) || publish_campaign(p) || write_evidence(p, ev) ||
 	    publish_build(p) || publish_record(p) || copy_catalogs(p))
-		return EXIT_SYSTEM;
+		return p->bad_input ? EXIT_INPUT : EXIT_SYSTEM;
 	if (publish_size_audit(p))
 		return EXIT_INPUT;
 	if (render_pages(p))

@@ -166,9 +166,13 @@ static void load_files(struct val *v)
 		const char *rel = files.items[i];
 		char *path = path_join(v->root, rel), *data = NULL, *why = NULL;
 		size_t len = 0;
-		if (read_file_below(v->root, path, &data, &len)) {
+		int json = str_ends_with(rel, ".json");
+		/* evidence within the evidence limits (evidence/json.h) */
+		if (json && evidence_read_fd(open_below(v->root, path), rel, &data, &len, &why)) {
+			problem(v, rel, "%s", why + strlen(rel) + 2);
+		} else if (!json && read_file_below(v->root, path, &data, &len)) {
 			problem(v, rel, "cannot be read: %s", io_strerror(errno));
-		} else if (str_ends_with(rel, ".json")) {
+		} else if (json) {
 			json_error_t je;
 			json_t *j = json_loadb(data, len, 0, &je);
 			int (*check)(const json_t *, char **) = j ? format_check(j) : NULL;

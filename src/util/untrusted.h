@@ -41,6 +41,8 @@ int root_read_file(const char *root, const char *rel, char **data, size_t *len);
 /* The same for a path spelt root/rel (as path_join(root, rel) makes it):
  * EXDEV when path does not start with root. */
 int read_file_below(const char *root, const char *path, char **data, size_t *len);
+/* root_open() of such a path for reading (O_NONBLOCK); -1 with errno. */
+int open_below(const char *root, const char *path);
 
 /* What rel below root is, without following links: 'f' a regular file,
  * 'd' a folder, 'l' a symbolic link, 'o' anything else, 0 when it does not
