@@ -20,6 +20,7 @@ struct unit_kind {
 	int (*fields)(const json_t *, char **);      /* the format's check; NULL: schema only */
 	const char *op_key;                          /* the field naming the operation */
 	const char *library_key;                     /* the library it was made from */
+	int library_optional;                        /* older documents lack library_key */
 	int (*consistent)(const json_t *, char **);  /* what else must agree inside it */
 };
 
@@ -62,13 +63,14 @@ static int record_consistent(const json_t *r, char **why)
 }
 
 static const struct unit_kind unit_kinds[] = {
-	{ "records", RECORD_KIND, record_check, "op_key", "library_sha256", record_consistent },
-	{ "memory", MEMORY_KIND, memory_check, "operation", "library_sha256", NULL },
-	{ "profile", PROFILE_KIND, profile_check_fields, "operation", "library_sha256", NULL },
-	{ "check", CHECK_KIND, check_record_check, "check", "timed_library_sha256", NULL },
-	{ "calibrate", NULL, NULL, NULL, NULL, NULL },
-	{ "samples", NULL, NULL, NULL, NULL, NULL },
-	{ "pool", NULL, NULL, NULL, NULL, NULL },
+	{ "records", RECORD_KIND, record_check, "op_key", "library_sha256", 0, record_consistent },
+	{ "memory", MEMORY_KIND, memory_check, "op_key", "library_sha256", 0, NULL },
+	/* profiles made before they named the timed library lack it */
+	{ "profile", PROFILE_KIND, profile_check_fields, "op_key", "library_sha256", 1, NULL },
+	{ "check", CHECK_KIND, check_record_check, "check", "timed_library_sha256", 0, NULL },
+	{ "calibrate", NULL, NULL, NULL, NULL, 0, NULL },
+	{ "samples", NULL, NULL, NULL, NULL, 0, NULL },
+	{ "pool", NULL, NULL, NULL, NULL, 0, NULL },
 };
 
 /* The check function of the format a document names, for the files that
@@ -104,10 +106,15 @@ static int same_identity(const struct unit_kind *k, const json_t *doc, const cha
 {
 	const char *c = jget_str(doc, "candidate", "");
 	const char *l = jget_str(doc, "label", "");
-	const char *o = jget_str(doc, k->op_key, "");
+	/* op_key is an extension of memory and profile records: "operation"
+	 * in older ones */
+	const char *o = jget_str(doc, k->op_key, jget_str(doc, "operation", ""));
+	/* an optimized instance's files add "+avx2" (or the like) to its label */
+	size_t ln = strlen(l);
+	int label_ok = !strcmp(l, label) || (ln && !strncmp(l, label, ln) && label[ln] == '+');
 	if (strcmp(c, cand))
 		*why = xasprintf("candidate is \"%s\", the folder says %s", c, cand);
-	else if (strcmp(l, label))
+	else if (!label_ok)
 		*why = xasprintf("label is \"%s\", the file name says %s", l, label);
 	else if (strcmp(o, op))
 		*why = xasprintf("%s is \"%s\", the file name says %s", k->op_key, o, op);
@@ -129,7 +136,7 @@ static int same_build(const struct unit_kind *k, const json_t *doc, const json_t
 		*why = xasprintf("instance %s is not in build.json", key);
 		rc = -1;
 	} else if (built && strcmp(built, used)) {
-		*why = xasprintf("made from another build of %s: %s %.16s… differs from "
+		*why = xasprintf("made on another build of %s: %s %.16s… differs from "
 				 "build.json's %.16s… (stale)",
 				 key, k->library_key, *used ? used : "(none)", built);
 		rc = -1;
@@ -163,7 +170,9 @@ static int accept_unit(const struct unit_kind *k, const char *rel, const json_t 
 		rc = -1;
 	} else if (k->op_key && same_identity(k, doc, cand, stem, op, why)) {
 		rc = -1;
-	} else if (k->library_key && instances && same_build(k, doc, instances, cand, stem, why)) {
+	} else if (k->library_key && instances &&
+		   !(k->library_optional && !json_object_get(doc, k->library_key)) &&
+		   same_build(k, doc, instances, cand, stem, why)) {
 		rc = -1;
 	} else if (k->consistent && k->consistent(doc, why)) {
 		rc = -1;

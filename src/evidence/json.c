@@ -114,6 +114,13 @@ int evidence_read_fd(int fd, const char *path, char **data, size_t *len, char **
 	} else if (fd_read_regular(fd, EVIDENCE_FILE_MAX, data, len)) {
 		if (err)
 			*err = xasprintf("%s: cannot read: %s", path, io_strerror(errno));
+	} else if (utf8_bom_len(*data, *len)) {
+		if (err)
+			*err = xasprintf("%s: UTF-8 byte-order mark at start of %s: evidence JSON "
+					 "never has one (was it saved by an editor? restore the file "
+					 "ngcc-perf wrote)", path, path_basename(path));
+		free(*data);
+		*data = NULL;
 	} else {
 		rc = 0;
 	}

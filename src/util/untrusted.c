@@ -240,3 +240,8 @@ int str_has_control(const char *s, size_t len)
 	}
 	return 0;
 }
+
+size_t utf8_bom_len(const char *s, size_t len)
+{
+	return len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}

@@ -62,6 +62,10 @@ char *str_printable(const char *s, size_t max);
 /* The same line by line: line breaks are kept, each line is escaped and
  * cut at max bytes (compiler output quoting candidate sources). */
 char *str_printable_lines(const char *s, size_t max);
+/* 3 if s starts with a UTF-8 byte-order mark (EF BB BF), else 0: text
+ * files we read (candidate.conf, kat.sha256, KAT files) skip it, JSON
+ * evidence refuses it (docs/security.md). */
+size_t utf8_bom_len(const char *s, size_t len);
 /* 1 if s has a byte sb_add_printable would escape. */
 int str_has_control(const char *s, size_t len);
 

@@ -78,7 +78,7 @@ spoil() {
 spoil 1 memory/$cand/ExampleKEM-128__enc.json 'del d["status"]' "status is missing"
 spoil 2 samples/$cand/ExampleKEM-128__enc.json 'd["x"] = 1' 'no "schema" string'
 spoil 3 $rec 'd["library_sha256"] = "0" * 64' \
-	"made from another build of $cand/ExampleKEM-128: library_sha256 0000000000000000… differs"
+	"made on another build of $cand/ExampleKEM-128: library_sha256 0000000000000000… differs"
 spoil 4 $rec 'd["label"] = "ExampleKEM-256"' \
 	'label is "ExampleKEM-256", the file name says ExampleKEM-128'
 spoil 5 $rec 'p = d["processes"][-1]; p["trials"].append(p["trials"][-1]); d["trials"].append(p["trials"][-1]); d["status"] = "partial"' \
@@ -89,7 +89,7 @@ case_no=6
 chk=$(cd "$tmp/clean/build/$cand/check" && ls ExampleKEM-128__*.json | head -1)
 rm -rf "$ws" && cp -a "$tmp/clean" "$ws"
 edit "$ws/build/$cand/check/$chk" 'd["timed_library_sha256"] = "0" * 64'
-why="made from another build of $cand/ExampleKEM-128: timed_library_sha256"
+why="made on another build of $cand/ExampleKEM-128: timed_library_sha256"
 run 3 "$ngcc" -C "$ws" report --run runs/c
 has "$tmp/err" "$why"
 run 3 "$ngcc" -C "$ws" publish --run runs/c --dataset ds2 --publish-unfixed
