@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,10 +58,18 @@ static void report_exec_failure(int step)
 	(void)unused;
 }
 
-/* In the forked child: back to default signals, then the program. */
-static void exec_program(char **argv)
+/* In the forked child: back to default signals, the program's process
+ * limit, then the program. */
+static void exec_program(unsigned long long nproc, char **argv)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (nproc) {
+		struct rlimit rl = { .rlim_cur = nproc, .rlim_max = nproc };
+		if (setrlimit(RLIMIT_NPROC, &rl) != 0) {
+			report_exec_failure(STEP_RLIMIT);
+			_exit(127);
+		}
+	}
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -179,8 +188,10 @@ static int wait_program(pid_t program)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "%s: run by ngcc-perf only (PROGRAM ARGV0 ARGS...)\n",
+	char *end = NULL;
+	unsigned long long nproc = argc >= 4 ? strtoull(argv[1], &end, 10) : 0;
+	if (argc < 4 || !end || *end) {
+		fprintf(stderr, "%s: run by ngcc-perf only (NPROC PROGRAM ARGV0 ARGS...)\n",
 			CONTAIN_PROGRAM);
 		return 127;
 	}
@@ -207,7 +218,7 @@ int main(int argc, char **argv)
 		return 127;
 	}
 	if (program == 0)
-		exec_program(argv + 1);
+		exec_program(nproc, argv + 2);
 	program_pid = program;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* The program holds the pipes now; only it and what it starts may. */

@@ -10,7 +10,10 @@
  * children running at once each stray is counted against the child that
  * left it.
  *
- * The supervisor's command line: CONTAIN_PROGRAM PROGRAM ARGV0 ARGS...
+ * The supervisor's command line: CONTAIN_PROGRAM NPROC PROGRAM ARGV0 ARGS...
+ * NPROC is the program's RLIMIT_NPROC (0: none): it is set in the program
+ * after the supervisor's own fork, which the limit (it counts all of the
+ * user's processes) must not refuse.
  * Its descriptors: 0..3 as the program gets them; CONTAIN_STATUS_FD the
  * exec-status pipe, left open across the supervisor's exec so that it
  * reports the program's exec (a pair of ints {step, errno}, nothing on

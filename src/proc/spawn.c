@@ -98,7 +98,9 @@ static int set_limit(int resource, unsigned long long soft,
 	return setrlimit(resource, &rl);
 }
 
-static int apply_limits(const struct spawn_limits *lim)
+/* supervised: RLIMIT_NPROC is the supervisor's to set, in the program
+ * (proc/contain.h) */
+static int apply_limits(const struct spawn_limits *lim, int supervised)
 {
 #ifndef SPAWN_UNDER_ASAN
 	/* ASan reserves terabytes of shadow address space up front. */
@@ -112,7 +114,7 @@ static int apply_limits(const struct spawn_limits *lim)
 	if (lim->fsize_bytes &&
 	    set_limit(RLIMIT_FSIZE, lim->fsize_bytes, lim->fsize_bytes))
 		return -1;
-	if (lim->nproc && set_limit(RLIMIT_NPROC, lim->nproc, lim->nproc))
+	if (lim->nproc && !supervised && set_limit(RLIMIT_NPROC, lim->nproc, lim->nproc))
 		return -1;
 	return 0;
 }
@@ -215,7 +217,7 @@ static int run_child(void *arg)
 		if (sched_setaffinity(0, sizeof set, &set) != 0)
 			child_fail(status_w, STEP_AFFINITY);
 	}
-	if (apply_limits(&req->lim) != 0)
+	if (apply_limits(&req->lim, req->supervisor != NULL) != 0)
 		child_fail(status_w, STEP_RLIMIT);
 	execv(c->exec_path, c->exec_argv);
 	child_fail(status_w, STEP_EXEC);
@@ -535,17 +537,21 @@ static int make_pipes(int out[2], int err[2], int result[2], int status[2],
 	return 0;
 }
 
-/* The supervisor's command line: itself, the program, the program's argv. */
-static char **supervisor_argv(const struct spawn_req *req)
+/* The supervisor's command line: itself, the program's RLIMIT_NPROC, the
+ * program, the program's argv (proc/contain.h).  *nproc_text is to be
+ * freed with the argv. */
+static char **supervisor_argv(const struct spawn_req *req, char **nproc_text)
 {
 	size_t n = 0;
 	while (req->argv[n])
 		n++;
-	char **argv = xcalloc(n + 3, sizeof *argv);
+	char **argv = xcalloc(n + 4, sizeof *argv);
+	*nproc_text = xasprintf("%llu", req->lim.nproc);
 	argv[0] = (char *)req->supervisor;
-	argv[1] = (char *)req->path;
+	argv[1] = *nproc_text;
+	argv[2] = (char *)req->path;
 	for (size_t i = 0; i < n; i++)
-		argv[i + 2] = req->argv[i];
+		argv[i + 3] = req->argv[i];
 	return argv;
 }
 
@@ -553,7 +559,7 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int result[2] = { -1, -1 }, status[2] = { -1, -1 }, report[2] = { -1, -1 };
-	char **contain_argv = NULL;
+	char **contain_argv = NULL, *nproc_text = NULL;
 
 	memset(res, 0, sizeof *res);
 	if (make_pipes(out, err, result, status, req->want_result) != 0 ||
@@ -563,7 +569,7 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 		goto fail;
 	}
 	if (req->supervisor)
-		contain_argv = supervisor_argv(req);
+		contain_argv = supervisor_argv(req, &nproc_text);
 	pid_t parent = getpid();
 	double start = mono_now();
 	struct child_start cs = {
@@ -574,6 +580,7 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 	};
 	pid_t pid = start_child(&cs);
 	free(contain_argv);
+	free(nproc_text);
 	if (pid < 0) {
 		ngcc_error("cannot start a process to run %s: %s", req->path, strerror(errno));
 		goto fail;

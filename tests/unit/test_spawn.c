@@ -464,6 +464,38 @@ static void test_supervised_parent_death(void **state)
 	rm_rf(dir);
 }
 
+/* RLIMIT_NPROC counts every process of the user: it is the program's,
+ * set after the supervisor's fork, which it must not refuse.  Run as an
+ * unprivileged user (root is not held to the limit) that has, with us
+ * and the supervisor, more processes than the program may have. */
+static void test_supervised_nproc_limit(void **state)
+{
+	(void)state;
+	if (getuid() != 0)
+		skip(); /* needs to become another user */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		char *argv[4];
+		/* shell builtins only: under the limit the program cannot fork */
+		struct spawn_req req = sh_req(
+			"echo ok >&3; while read -r l; do case $l in 'Max processes'*) "
+			"set -- $l; echo $3 >&3;; esac; done </proc/self/limits", argv);
+		req.supervisor = supervisor_path();
+		req.lim.nproc = 1;
+		struct spawn_res res;
+		if (spawn_run(&req, &res) != 0)
+			_exit(3); /* the supervisor could not start the program */
+		_exit(res.result && !strcmp(res.result, "ok\n1\n") ? 0 : 4);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_describe_fraction(void **state)
 {
 	(void)state;
@@ -496,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_supervised_timeout),
 		cmocka_unit_test(test_supervised_exec_failure),
 		cmocka_unit_test(test_supervised_parent_death),
+		cmocka_unit_test(test_supervised_nproc_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
