@@ -23,8 +23,13 @@
  * also processes that left our group with setsid(); a timeout or an
  * interrupt then asks the supervisor to stop (SIGTERM) rather than
  * killing the group, which would kill the supervisor before its sweep.
+ * Where the kernel lets us, a supervised child also gets a cgroup of its
+ * own (proc/cgroup.h), which it joins before exec and which is killed
+ * whole once the supervisor is gone: that holds even what a candidate
+ * started after killing its supervisor.
  */
 #include "proc/spawn.h"
+#include "proc/cgroup.h"
 #include "proc/contain.h"
 #include "util/interrupt.h"
 #include "util/util.h"
@@ -187,6 +192,7 @@ struct child_start {
 	const struct spawn_req *req;
 	const char *exec_path;
 	char *const *exec_argv;
+	const char *cgroup_procs;  /* join this cgroup (its cgroup.procs), or NULL */
 	pid_t parent;
 	int out_w, err_w, res_w, status_w, report_w;
 };
@@ -198,6 +204,16 @@ static int run_child(void *arg)
 	const struct spawn_req *req = c->req;
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (c->cgroup_procs) {
+		/* "0": the writer itself; a refusal leaves the supervisor alone
+		 * in charge (the cgroup then stays empty) */
+		int fd = open(c->cgroup_procs, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t unused = write(fd, "0", 1);
+			(void)unused;
+			close(fd);
+		}
+	}
 	/* The parent may have died before prctl: then nobody would reap or
 	 * time us out. */
 	if (getppid() != c->parent) {
@@ -441,7 +457,7 @@ static void stop_child(pid_t pid, int contained, double *backstop)
  */
 static void supervise(pid_t pid, const struct spawn_req *req,
 		      struct stream *st, int nst, double start,
-		      struct spawn_res *res)
+		      struct child_cgroup *cg, int *cg_left, struct spawn_res *res)
 {
 	int pidfd = open_pidfd(pid);
 	int contained = req->supervisor != NULL;
@@ -473,6 +489,8 @@ static void supervise(pid_t pid, const struct spawn_req *req,
 	res->wall_s = mono_now() - start;
 	if (pidfd >= 0)
 		close(pidfd);
+	/* what is left in the child's cgroup once its supervisor is gone */
+	*cg_left = cg->dir ? cgroup_kill_remove(cg) : -1;
 
 	double grace_end = mono_now() + DRAIN_GRACE_S;
 	while (streams_open(st, nst) && mono_now() < grace_end)
@@ -501,6 +519,15 @@ static int read_contain_report(int fd)
 	if (sscanf(buf, "killed %d", &killed) != 1 || killed < 0)
 		return -1;
 	return killed;
+}
+
+/* What the supervisor killed (-1: it sent no count) and what its cgroup
+ * still held after it (-1: no cgroup, or unreadable). */
+static int strays_total(int by_supervisor, int in_cgroup)
+{
+	if (by_supervisor < 0)
+		return in_cgroup; /* the supervisor was killed: the cgroup knows */
+	return by_supervisor + (in_cgroup > 0 ? in_cgroup : 0);
 }
 
 static void close_pair(int p[2])
@@ -560,6 +587,8 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int result[2] = { -1, -1 }, status[2] = { -1, -1 }, report[2] = { -1, -1 };
 	char **contain_argv = NULL, *nproc_text = NULL;
+	struct child_cgroup cg = { NULL, NULL };
+	int cg_left = -1;
 
 	memset(res, 0, sizeof *res);
 	if (make_pipes(out, err, result, status, req->want_result) != 0 ||
@@ -568,14 +597,17 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 			   strerror(errno));
 		goto fail;
 	}
-	if (req->supervisor)
+	if (req->supervisor) {
 		contain_argv = supervisor_argv(req, &nproc_text);
+		cgroup_create(&cg);
+	}
 	pid_t parent = getpid();
 	double start = mono_now();
 	struct child_start cs = {
 		req,
 		req->supervisor ? req->supervisor : req->path,
 		contain_argv ? contain_argv : req->argv,
+		cg.procs,
 		parent, out[1], err[1], result[1], status[1], report[1],
 	};
 	pid_t pid = start_child(&cs);
@@ -620,10 +652,10 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 	for (int i = 0; i < nst; i++)
 		fcntl(st[i].fd, F_SETFL, O_NONBLOCK);
 
-	supervise(pid, req, st, nst, start, res);
+	supervise(pid, req, st, nst, start, &cg, &cg_left, res);
 	if (req->supervisor) {
 		res->contained = 1;
-		res->strays_killed = read_contain_report(report[0]);
+		res->strays_killed = strays_total(read_contain_report(report[0]), cg_left);
 		close_pair(report);
 	}
 
@@ -639,6 +671,7 @@ fail:
 	close_pair(result);
 	close_pair(status);
 	close_pair(report);
+	cgroup_kill_remove(&cg);
 	memset(res, 0, sizeof *res);
 	return -1;
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "proc/cgroup.h"
 #include "proc/spawn.h"
 #include "util/util.h"
 
@@ -464,6 +465,32 @@ static void test_supervised_parent_death(void **state)
 	rm_rf(dir);
 }
 
+/* A candidate that kills its supervisor: the program dies with it, and
+ * the escapee it had started is still killed and counted, by the child's
+ * cgroup (proc/cgroup.h).  Only where cgroups can be made: elsewhere the
+ * supervisor is all there is (docs/security.md). */
+static void test_supervisor_killed_cgroup_holds(void **state)
+{
+	(void)state;
+	if (!cgroup_available())
+		skip();
+	char *argv[4];
+	struct spawn_req req = sh_req(ESCAPE_SCRIPT("kill -KILL $PPID; exec sleep 100"), argv);
+	req.supervisor = supervisor_path();
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_false(res.exited);
+	assert_int_equal(res.term_signal, SIGKILL);
+	pid_t escapee = (pid_t)atoi(res.result);
+	assert_true(escapee > 1);
+	pid_t left = wait_gone(escapee);
+	if (left)
+		kill(left, SIGKILL);
+	assert_int_equal(left, 0);
+	assert_true(res.strays_killed >= 1);
+	spawn_res_free(&res);
+}
+
 /* RLIMIT_NPROC counts every process of the user: it is the program's,
  * set after the supervisor's fork, which it must not refuse.  Run as an
  * unprivileged user (root is not held to the limit) that has, with us
@@ -529,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_supervised_exec_failure),
 		cmocka_unit_test(test_supervised_parent_death),
 		cmocka_unit_test(test_supervised_nproc_limit),
+		cmocka_unit_test(test_supervisor_killed_cgroup_holds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
