@@ -4,11 +4,11 @@
 # (tests/fixtures/hostile/README.md) starts, once per process, a child that
 # leaves the process group and the session with setsid(), closes its
 # descriptors, names itself ngcc-escapee and spins.  After `kat`, `check` and
-# `measure` (timing and memory pass) no such process of this workspace may
+# `measure` (timing and memory pass) and `profile` no such process of this workspace may
 # run, and the evidence must say that processes were killed: the KAT log's
 # child line, the check record's finding and process.strays_killed, the
 # timing record's processes[].strays_killed and disturbed reason, the memory
-# record's process.strays_killed.
+# record's process.strays_killed, the profile's strays_killed.
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -90,5 +90,18 @@ for f in recs:
                    for r in p["disturbed_reasons"]), (f, p["disturbed_reasons"])
     m = json.load(open(os.path.join(run, "memory", "escape", f)))
     assert m["process"]["strays_killed"] >= 1, (f, m["process"])
+PY
+# ---- profile -----------------------------------------------------------------------
+ngcc profile --run runs/m escape --allow-unfixed-host=test --max-timeout 60 >"$ws/profile.out" 2>&1 ||
+	fail "profile: $(tail -20 "$ws/profile.out")"
+none_left profile
+python3 - "$ws/runs/m" <<'PY' || fail "profiles"
+import json, os, sys
+d = os.path.join(sys.argv[1], "profile", "escape")
+profs = [f for f in sorted(os.listdir(d)) if f.startswith("Escape__")]
+assert profs, os.listdir(d)
+for f in profs:
+    p = json.load(open(os.path.join(d, f)))
+    assert p["strays_killed"] >= 1, (f, p["strays_killed"])
 PY
 echo "contain: ok"
