@@ -6,7 +6,8 @@
 # line, exit 1); a run whose evidence passes the total limit of one command
 # ($NGCC_PERF_EVIDENCE_TOTAL_MIB, lowered here to 1 MiB) is refused the same
 # way; publish of a run whose KAT log is too large to read is bad input
-# (exit 3), not a system error.
+# (exit 3), not a system error; a UTF-8 byte-order mark at the start of a
+# record is refused by name ("UTF-8 byte-order mark at start of FILE").
 # shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
@@ -64,4 +65,14 @@ run 0 "$ngcc" validate "$ws/ds"
 truncate -s 300M "$ws/$kat"
 run 3 "$ngcc" -C "$ws" publish --run runs/c --dataset ds3 --publish-unfixed
 has "$tmp/err" "cannot read $ws/$kat: larger than the size limit"
+
+# ---- a byte-order mark at the start of JSON evidence -------------------------------------
+rm -rf "$ws" && cp -a "$tmp/clean" "$ws"
+bom() { python3 -c 'import sys; p = sys.argv[1]; d = open(p, "rb").read(); open(p, "wb").write(b"\xef\xbb\xbf" + d)' "$1"; }
+bom "$ws/runs/c/$rec"
+run 3 "$ngcc" -C "$ws" report --run runs/c
+has "$tmp/err" "$rec: UTF-8 byte-order mark at start of $(basename "$rec")"
+bom "$ws/ds/data/$sys/$rec"
+run 1 "$ngcc" validate "$ws/ds"
+has "$tmp/out" "PROBLEM data/$sys/$rec: UTF-8 byte-order mark at start of $(basename "$rec")"
 echo "evidence_limits: ok"
