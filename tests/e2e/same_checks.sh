@@ -11,7 +11,9 @@
 #   4. a record whose label is not its file name's
 #   5. a record with more trials than its plan
 #   6. a check record of another build of the library
-# and the unspoilt run and dataset pass all three.
+# and the unspoilt run and dataset pass all three; and a resumed measure
+# (7) does not keep a record report would refuse: it measures the unit
+# again, after which report accepts the run.
 # shared: example-campaign
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
@@ -97,4 +99,15 @@ has "$tmp/err" "$why"
 edit "$ws/ds/data/$sys/check/$cand/$chk" 'd["timed_library_sha256"] = "0" * 64'
 run 1 "$ngcc" validate "$ws/ds"
 has "$tmp/out" "PROBLEM data/$sys/check/$cand/$chk: $why"
+
+# 7. resume: the record whose label is not its file name's is measured again
+case_no=7
+rm -rf "$ws" && cp -a "$tmp/clean" "$ws"
+edit "$ws/runs/c/$rec" 'd["label"] = "ExampleKEM-256"'
+run 0 "$ngcc" -C "$ws" measure --run runs/c examplekem --trial-target 0.002 --trials 2 \
+	--disturbed-retries 0 --allow-unfixed-host=test
+has "$tmp/err" "$ws/runs/c/$rec: label is \"ExampleKEM-256\", the file name says ExampleKEM-128; treated as not complete"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["label"] == "ExampleKEM-128", d["label"]' \
+	"$ws/runs/c/$rec" || fail "[case 7] the record was not measured again"
+run 0 "$ngcc" -C "$ws" report --run runs/c
 echo "same_checks: ok"
