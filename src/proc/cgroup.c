@@ -116,6 +116,12 @@ static void probe_cgroups(void)
 	free(own);
 }
 
+void cgroup_sweep_stale(void)
+{
+	if (cgroup_available())
+		remove_stale(base_dir);
+}
+
 int cgroup_available(void)
 {
 	pthread_once(&probe_once, probe_cgroups);

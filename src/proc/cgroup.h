@@ -33,5 +33,8 @@ int cgroup_create(struct child_cgroup *cg);
 int cgroup_kill_remove(struct child_cgroup *cg);
 /* 1 if cgroup_create() can make cgroups on this host. */
 int cgroup_available(void);
+/* Kill and remove the cgroups of ngcc-perf processes that are gone (done
+ * once by the first cgroup_available(); again on demand). */
+void cgroup_sweep_stale(void);
 
 #endif

@@ -459,6 +459,7 @@ static void test_supervised_parent_death(void **state)
 	if (left)
 		kill(left, SIGKILL);
 	assert_int_equal(left, 0);
+	cgroup_sweep_stale(); /* the dead orchestrator's empty cgroup */
 	free(data);
 	free(script);
 	free(pidfile);
