@@ -99,6 +99,7 @@ endif
 ifneq ($(wildcard src/driver/timing_main.c),)
 PROGRAMS += $(BIN)/ngcc-perf-driver
 endif
+PROGRAMS += $(BIN)/ngcc-perf-contain
 
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TEST_BINS = $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
@@ -168,6 +169,11 @@ $(BIN)/ngcc-perf-kat: $(O)/src/driver/kat_main.o $(DRIVER_COMMON_OBJS) $(O)/libn
 $(BIN)/ngcc-perf-driver: $(O)/src/driver/timing_main.o $(DRIVER_COMMON_OBJS) $(O)/libngcc.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LIBS)
+
+# The supervisor every child program runs under (src/proc/contain.h): libc only.
+$(BIN)/ngcc-perf-contain: $(O)/src/driver/contain_main.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^
 
 $(O)/tests/%: tests/unit/%.c $(O)/libngcc.a $(DRIVER_COMMON_OBJS)
 	@mkdir -p $(@D)

@@ -929,7 +929,12 @@ int engine_spawn(const struct engine *e, const struct child_cmd *cmd, double tim
 		.tail_bytes = tail_bytes,
 	};
 	memset(res, 0, sizeof *res);
-	return child_cmd_run(cmd, &req, res);
+	int rc = child_cmd_run(cmd, &req, res);
+	if (rc == 0 && res->strays_killed > 0)
+		ngcc_warning("%s %s left %d process(es) running after it ended; they were "
+			     "killed (recorded as strays_killed)", cmd->argv.items[0],
+			     child_cmd_library(cmd), res->strays_killed);
+	return rc;
 }
 
 void engine_counter_rate_arg(const struct engine *e, struct child_cmd *cmd)

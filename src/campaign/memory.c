@@ -139,6 +139,7 @@ static json_t *process_json(const struct run_facts *f, const char *status, const
 	json_object_set_new(p, "wall_s", f->res ? json_real(f->res->wall_s) : json_null());
 	json_object_set_new(p, "error", jstr_or_null(detail));
 	json_object_set_new(p, "stderr_tail", jstr_or_null(f->res ? f->res->err_tail : NULL));
+	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(f->res));
 	return p;
 }
 

@@ -90,6 +90,7 @@ static json_t *run_driver(struct phase *ph, const struct unit *u,
 		.library = u->library, .library_sha256 = u->library_sha256,
 		.wrapped_symbols = NULL, .command = cmd.shown,
 		.stderr_tail = ran ? res.err_tail : NULL,
+		.process = ran ? &res : NULL,
 		.exited_ok = ran && res.exited && res.exit_code == 0,
 		.detail = detail, .result = result, .timing = timing, .coverage = coverage,
 	};

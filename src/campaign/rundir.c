@@ -1,5 +1,6 @@
 /* rundir.c — see rundir.h. */
 #include "campaign/rundir.h"
+#include "evidence/accept.h"
 #include "evidence/names.h"
 #include "util/atomic.h"
 #include "util/fsutil.h"
@@ -156,6 +157,18 @@ static enum resume_action classify_and_decide(const char *run, const struct resu
 	char *path = rundir_unit_path(run, k->dir, cand, stem), *reason = NULL;
 	json_t *d = NULL;
 	*st = unit_file_classify_below(run, path, k->format, fp, &d, &reason);
+	/* a file report and publish would refuse (evidence/accept.h) is not
+	 * kept as done: it is run again like a corrupt one */
+	char *rel = xasprintf("%s/%s/%s.json", k->dir, cand, stem), *bad = NULL;
+	if (*st == UNIT_DONE && evidence_accept(rel, d, NULL, &bad)) {
+		*st = UNIT_CORRUPT;
+		free(reason);
+		reason = xasprintf("%s: %s", path, bad);
+		json_decref(d);
+		d = NULL;
+	}
+	free(bad);
+	free(rel);
 	free(path);
 	enum resume_action a = decide(run, k, cand, stem, *st, redo_stale);
 	if (a != RESUME_KEEP && a != RESUME_GIVE_UP) {

@@ -455,3 +455,14 @@ json_t *finding_from_crash(const struct find_ctx *c, const char *how, const char
 	free(what);
 	return f;
 }
+
+json_t *finding_from_strays(const struct find_ctx *c, int killed)
+{
+	char *what = xasprintf("%d process(es) the library started were still running when "
+			       "the check program ended (started in the background or detached "
+			       "with setsid()); they were killed", killed);
+	json_t *f = check_finding_new(FK_STRAYS, "unknown", what, NULL, -1, killed);
+	set_repro(c, f);
+	free(what);
+	return f;
+}

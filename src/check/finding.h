@@ -41,6 +41,9 @@ json_t *finding_from_san(const struct find_ctx *c, const struct san_report *s,
 /* The check program died without a report (how: "killed by signal 11
  * (SIGSEGV)"); context as above. */
 json_t *finding_from_crash(const struct find_ctx *c, const char *how, const char *context);
+/* Processes the library left running, which the supervisor killed: a
+ * finding of no particular operation. */
+json_t *finding_from_strays(const struct find_ctx *c, int killed);
 
 /* The command replaying one round: the recorded command without the
  * machine-readable output options, with --first-round round --rounds 1. */

@@ -441,6 +441,9 @@ static void judge(json_t *rec, const struct spec *s, const struct find_ctx *fc, 
 		set_status(rec, "failed", xasprintf("the check program ended without a result outside "
 						    "any candidate call (%s)", how));
 	}
+	if (o->ran && r->strays_killed > 0)
+		json_array_append_new(json_object_get(rec, "findings"),
+				      finding_from_strays(fc, r->strays_killed));
 	free(how);
 	free(where);
 }
@@ -448,11 +451,12 @@ static void judge(json_t *rec, const struct spec *s, const struct find_ctx *fc, 
 static json_t *process_json(const struct outcome *o)
 {
 	const struct spawn_res *r = &o->res;
-	return json_pack("{s:o, s:o, s:b, s:s?}",
+	return json_pack("{s:o, s:o, s:b, s:s?, s:o}",
 			 "exit_code", o->ran && r->exited ? json_integer(r->exit_code) : json_null(),
 			 "term_signal", o->ran && r->term_signal ? json_integer(r->term_signal) : json_null(),
 			 "timed_out", o->ran && r->timed_out,
-			 "stderr_tail", o->ran ? r->err_tail : NULL);
+			 "stderr_tail", o->ran ? r->err_tail : NULL,
+			 STRAYS_KILLED_KEY, evidence_strays_killed(o->ran ? r : NULL));
 }
 
 static void fill_identity(json_t *rec, const struct check_target *t, const struct spec *s,

@@ -12,6 +12,7 @@
 
 #include "campaign/inspect.h"
 #include "dataset/publish_util.h"
+#include "evidence/accept.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
 #include "evidence/check_json.h"
@@ -52,7 +53,46 @@ struct pub {
 	struct strlist deferred;    /* "<cand>/<stem>" left out */
 	struct strlist unfixed;     /* evidence files taken on an unfixed host */
 	size_t n_records, n_profiles, n_kat, n_checks, n_pages;
+	int bad_input;              /* a file of the run could not be read: exit 3, not 4 */
+	json_t *builds;             /* cand -> its build.json, as loaded for the checks */
 };
+
+/* build.json's "instances" of cand (from the workspace, loaded once), or
+ * NULL with a message printed. */
+static const json_t *cand_instances(struct pub *p, const char *cand)
+{
+	if (!p->builds)
+		p->builds = json_object();
+	json_t *b = json_object_get(p->builds, cand);
+	if (!b) {
+		char *err = NULL;
+		b = build_json_load(p->o->workspace, cand, &err);
+		if (!b) {
+			ngcc_error("%s", err);
+			free(err);
+			return NULL;
+		}
+		json_object_set_new(p->builds, cand, b);
+	}
+	return json_object_get(b, "instances");
+}
+
+/* The rule validate applies to the document at rel (evidence/accept.h):
+ * 0, or -1 with a message naming path. */
+static int accept_or_refuse(struct pub *p, const char *cand, const char *rel, const char *path,
+			    const json_t *j, const char *fix)
+{
+	const json_t *instances = cand_instances(p, cand);
+	if (!instances)
+		return -1;
+	char *why = NULL;
+	if (!evidence_accept(rel, j, instances, &why))
+		return 0;
+	ngcc_error("%s: %s; %s", path, why, fix);
+	free(why);
+	p->bad_input = 1;
+	return -1;
+}
 
 /* The string with the run and workspace prefixes dropped and our own tree
  * written as <ngcc-perf>/ (docs/method.md §11.1); NULL when unchanged. */
@@ -133,7 +173,9 @@ static int copy_into(struct pub *p, const char *base, const char *src, const cha
 	char *data = NULL;
 	size_t len = 0;
 	if (read_file_below(base, src, &data, &len)) {
-		ngcc_error("cannot read %s: %s", src, io_strerror(errno));
+		ngcc_error("cannot read %s: %s; re-run the phase that wrote it, or remove it",
+			   src, io_strerror(errno));
+		p->bad_input = 1;
 		return -1;
 	}
 	int rc = write_bytes(p, rel, data, len);
@@ -215,6 +257,10 @@ static int load_evidence(struct pub *p, struct evidence_list *l)
 		if (!j) {
 			ngcc_error("corrupt evidence %s (%s); re-run the phase that wrote it, "
 				   "or remove it and resume", path, err ? err : "unreadable");
+			rc = -1;
+		} else if (accept_or_refuse(p, cand, rel, path, j, "re-run the phase that wrote "
+					    "it, or remove it and resume")) {
+			json_decref(j);
 			rc = -1;
 		} else {
 			l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
@@ -331,21 +377,22 @@ static int publish_checks(struct pub *p, const char *cand, const char *stem)
 		if (path_is_file(src)) {
 			char *err = NULL;
 			json_t *j = evidence_load_below(p->o->workspace, src, &err);
-			if (j && check_record_check(j, &err)) {
-				json_decref(j);
-				j = NULL;
-			}
+			char *rel = check_record_published(cand, stem, check_names[k]);
+			char *fix = xasprintf("run `ngcc-perf check %s --redo`", cand);
 			if (!j) {
-				ngcc_error("corrupt check record %s (%s); run `ngcc-perf check %s "
-					   "--redo`", src, err ? err : "unreadable", cand);
+				ngcc_error("corrupt check record %s (%s); %s", src,
+					   err ? err : "unreadable", fix);
+				p->bad_input = 1;
+				rc = -1;
+			} else if (accept_or_refuse(p, cand, rel, src, j, fix)) {
 				rc = -1;
 			} else {
-				char *rel = check_record_published(cand, stem, check_names[k]);
 				relativize(p, j);
 				rc = write_json(p, rel, j);
 				p->n_checks++;
-				free(rel);
 			}
+			free(rel);
+			free(fix);
 			json_decref(j);
 			free(err);
 		}
@@ -754,7 +801,7 @@ static int build_tree(struct pub *p, struct evidence_list *ev)
 	}
 	if (carry_other_systems(p) || publish_campaign(p) || write_evidence(p, ev) ||
 	    publish_build(p) || publish_record(p) || copy_catalogs(p))
-		return EXIT_SYSTEM;
+		return p->bad_input ? EXIT_INPUT : EXIT_SYSTEM;
 	if (publish_size_audit(p))
 		return EXIT_INPUT;
 	if (render_pages(p))
@@ -769,6 +816,7 @@ static void pub_free(struct pub *p)
 	if (p->have_defer)
 		regfree(&p->defer);
 	json_decref(p->campaign);
+	json_decref(p->builds);
 	free(p->sys);
 	free(p->tmp);
 	free(p->root);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence/accept.h"
 #include "evidence/check_json.h"
 #include "dataset/publish_util.h"
 #include "evidence/build_json.h"
@@ -129,24 +130,6 @@ static void check_text_paths(struct val *v, const char *rel, const char *data)
 	}
 }
 
-/* The field check of the format a document names (evidence/check.h), or
- * NULL for the kinds that have none. */
-static int (*format_check(const json_t *j))(const json_t *, char **)
-{
-	static const struct {
-		const char *kind;
-		int (*check)(const json_t *, char **);
-	} formats[] = {
-		{ RECORD_KIND, record_check }, { PROFILE_KIND, profile_check_fields },
-		{ MEMORY_KIND, memory_check }, { BUILD_JSON_KIND, build_json_check },
-		{ CAMPAIGN_KIND, campaign_check }, { CHECK_KIND, check_record_check },
-	};
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (!evidence_check_schema(j, formats[i].kind, 1))
-			return formats[i].check;
-	return NULL;
-}
-
 /* Links and special files anywhere in the dataset: never followed. */
 static void check_unusual(struct val *v)
 {
@@ -166,23 +149,19 @@ static void load_files(struct val *v)
 		const char *rel = files.items[i];
 		char *path = path_join(v->root, rel), *data = NULL, *why = NULL;
 		size_t len = 0;
-		if (read_file_below(v->root, path, &data, &len)) {
+		int json = str_ends_with(rel, ".json");
+		/* evidence within the evidence limits (evidence/json.h) */
+		if (json && evidence_read_fd(open_below(v->root, path), rel, &data, &len, &why)) {
+			problem(v, rel, "%s", why + strlen(rel) + 2);
+		} else if (!json && read_file_below(v->root, path, &data, &len)) {
 			problem(v, rel, "cannot be read: %s", io_strerror(errno));
-		} else if (str_ends_with(rel, ".json")) {
+		} else if (json) {
 			json_error_t je;
 			json_t *j = json_loadb(data, len, 0, &je);
-			int (*check)(const json_t *, char **) = j ? format_check(j) : NULL;
 			if (!j) {
 				problem(v, rel, "not valid JSON (line %d: %s)", je.line, je.text);
 			} else {
-				if (schema_known(j, &why))
-					problem(v, rel, "%s", why);
-				free(why);
-				why = NULL;
-				if (check && check(j, &why))
-					problem(v, rel, "%s", why);
-				free(why);
-				why = NULL;
+				/* schema and fields: check_evidence, with build.json */
 				if (json_find_absolute(j, NULL, &why))
 					problem(v, rel, "absolute path at %s", why);
 				v->files = xrealloc(v->files, (v->n_files + 1) * sizeof *v->files);
@@ -442,27 +421,6 @@ static void check_statistics(struct val *v, const char *rel, const json_t *r, co
 	check_bool(v, rel, r, "noisy", s.noisy);
 }
 
-/* The flattened `trials` equal the processes' trials in order. */
-static void check_flattened(struct val *v, const char *rel, const json_t *r)
-{
-	const json_t *flat = json_object_get(r, "trials");
-	size_t i, j, k = 0;
-	json_t *p, *t;
-	json_array_foreach(json_object_get(r, "processes"), i, p) {
-		json_array_foreach(json_object_get(p, "trials"), j, t) {
-			if (!json_equal(t, json_array_get(flat, k))) {
-				problem(v, rel, "trials[%zu] differs from processes[%zu].trials[%zu]",
-					k, i, j);
-				return;
-			}
-			k++;
-		}
-	}
-	if (k != json_array_size(flat))
-		problem(v, rel, "trials has %zu entries, the processes %zu",
-			json_array_size(flat), k);
-}
-
 static void check_environment(struct val *v, const char *rel, const json_t *r)
 {
 	const json_t *env = json_object_get(r, "environment");
@@ -495,11 +453,7 @@ static void check_environment(struct val *v, const char *rel, const json_t *r)
 static void check_complete_record(struct val *v, const char *rel, const json_t *r,
 				  const char *op)
 {
-	long long planned = jget_int(json_object_get(r, "plan"), "trials", -1);
-	size_t n = json_array_size(json_object_get(r, "trials"));
-	if (planned < 0 || (size_t)planned != n)
-		problem(v, rel, "%zu trial(s), but the plan has %lld", n, planned);
-	check_flattened(v, rel, r);
+	/* the trials against the plan and the processes: evidence_accept() */
 	check_environment(v, rel, r);
 	check_statistics(v, rel, r, op);
 }
@@ -517,27 +471,11 @@ static void check_record(struct val *v, const char *rel, const json_t *r)
 {
 	char *key = NULL, *op = NULL;
 	v->c.records++;
-	if (evidence_key(rel, &key, &op)) {
-		problem(v, rel, "not a records/<cand>/<label>__<op>.json file");
+	/* name, build, status and trials: evidence_accept() in check_evidence */
+	if (evidence_key(rel, &key, &op))
 		return;
-	}
-	const json_t *e = v->instances ? json_object_get(v->instances, key) : NULL;
-	const char *status = jget_str(r, "status", "");
-	const json_t *plan = json_object_get(r, "plan");
-	if (!e)
-		problem(v, rel, "instance %s is not in build.json", key);
-	else if (strcmp(jget_str(r, "library_sha256", ""), jget_str(e, "library_sha256", "-")))
-		problem(v, rel, "library_sha256 %.16s… differs from build.json's %.16s…",
-			jget_str(r, "library_sha256", "(none)"), jget_str(e, "library_sha256", "(none)"));
-	if (strcmp(jget_str(r, "op_key", ""), op))
-		problem(v, rel, "op_key is \"%s\", the file name says %s", jget_str(r, "op_key", ""), op);
-	const char *derived = record_status(json_object_get(r, "processes"),
-					    (int)jget_int(plan, "trials", -1));
-	if (strcmp(status, derived))
-		problem(v, rel, "status is \"%s\", but its processes and plan make it %s",
-			status, derived);
 	check_unfixed(v, rel, r);
-	if (!strcmp(status, ST_COMPLETE))
+	if (!strcmp(jget_str(r, "status", ""), ST_COMPLETE))
 		check_complete_record(v, rel, r, op);
 	free(key);
 	free(op);
@@ -549,12 +487,8 @@ static void check_profile(struct val *v, const char *rel, const json_t *p)
 {
 	char *key = NULL, *op = NULL, *why = NULL;
 	v->c.profiles++;
-	if (evidence_key(rel, &key, &op)) {
-		problem(v, rel, "not a profile/<cand>/<label>__<op>.json file");
+	if (evidence_key(rel, &key, &op))
 		return;
-	}
-	if (v->instances && !json_object_get(v->instances, key))
-		problem(v, rel, "instance %s is not in build.json", key);
 	check_unfixed(v, rel, p);
 	if (!strcmp(jget_str(p, "status", ""), "complete") && profile_check(p, &why))
 		problem(v, rel, "%s (recomputed from calls and total)", why ? why : "derived values differ");
@@ -568,12 +502,8 @@ static void check_profile(struct val *v, const char *rel, const json_t *p)
 static void check_memory(struct val *v, const char *rel, const json_t *m)
 {
 	char *key = NULL, *op = NULL, *why = NULL;
-	if (evidence_key(rel, &key, &op)) {
-		problem(v, rel, "not a memory/<cand>/<label>__<op>.json file");
+	if (evidence_key(rel, &key, &op))
 		return;
-	}
-	if (v->instances && !json_object_get(v->instances, key))
-		problem(v, rel, "instance %s is not in build.json", key);
 	check_unfixed(v, rel, m);
 	if (memory_recompute_check(m, &why))
 		problem(v, rel, "%s (recomputed from the per_call arrays)", why ? why : "derived values differ");
@@ -584,25 +514,16 @@ static void check_memory(struct val *v, const char *rel, const json_t *m)
 
 /* ---- (4c) check records ------------------------------------------------------------------ */
 
-/* check/<cand>/<stem>__<check>.json: the derived fields recomputed, the
- * instance in build.json and the record made on its library. */
+/* check/<cand>/<stem>__<check>.json: a check this tool knows, and the
+ * derived fields recomputed (the name, the instance in build.json and the
+ * record made on its library: evidence_accept()). */
 static void check_check_record(struct val *v, const char *rel, const json_t *c)
 {
 	char *key = NULL, *name = NULL, *why = NULL;
-	if (evidence_key(rel, &key, &name) || check_by_name(name) == CHECK_N ||
-	    strcmp(name, jget_str(c, "check", ""))) {
+	if (evidence_key(rel, &key, &name) || check_by_name(name) == CHECK_N)
 		problem(v, rel, "not a check/<cand>/<label>__<check>.json file of its check");
-	} else if (check_record_recompute(c, &why)) {
+	else if (check_record_recompute(c, &why))
 		problem(v, rel, "%s (recomputed from the findings)", why);
-	} else if (v->instances) {
-		const json_t *e = json_object_get(v->instances, key);
-		const char *built = jget_str(e, "library_sha256", NULL);
-		if (!e)
-			problem(v, rel, "instance %s is not in build.json", key);
-		else if (built && strcmp(built, jget_str(c, "timed_library_sha256", "")))
-			problem(v, rel, "made on another build of %s (timed_library_sha256 differs "
-				"from build.json)", key);
-	}
 	free(why);
 	free(key);
 	free(name);
@@ -613,6 +534,11 @@ static void check_evidence(struct val *v)
 	for (size_t i = 0; i < v->n_files; i++) {
 		const char *rel = v->files[i].rel;
 		const json_t *j = v->files[i].j;
+		char *why = NULL;
+		/* the rule report and publish apply too */
+		if (evidence_accept(rel, j, v->instances, &why))
+			problem(v, rel, "%s", why);
+		free(why);
 		if (str_starts_with(rel, "records/"))
 			check_record(v, rel, j);
 		else if (str_starts_with(rel, "profile/") &&

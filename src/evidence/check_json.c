@@ -206,6 +206,7 @@ static const struct field_rule check_rules[] = {
 	FIELD_OPT("started_utc", J_STR | J_NULL), FIELD_OPT("ended_utc", J_STR | J_NULL),
 	FIELD_NUM_OPT("wall_s", J_NUM | J_NULL, 0, MAX_SECONDS),
 	FIELD_OPT("process", J_OBJ | J_NULL),
+	FIELD_NUM_OPT("process." STRAYS_KILLED_KEY, J_INT | J_NULL, 0, MAX_COUNT),
 	FIELD_OPT("raw_output", J_STR | J_NULL),
 	FIELD_NUM_OPT("rounds_done", J_INT | J_NULL, 0, MAX_COUNT),
 	FIELD_OPT("budget_reached", J_BOOL | J_NULL),

@@ -17,7 +17,8 @@
  *   suppressions null, or {file, sha256} (candidates/<ID>/check.supp)
  *   plan         {rounds, first_round, seed_hex, budget_s, timeout_s}
  *   started_utc, ended_utc, wall_s
- *   process      {exit_code, term_signal, timed_out, stderr_tail}
+ *   process      {exit_code, term_signal, timed_out, stderr_tail,
+ *                +strays_killed (evidence/json.h)}
  *   raw_output   the tool's own output kept in the workspace, or null
  *   rounds_done, budget_reached
  *   tests        [{test, operation, checks, failures, note}]
@@ -61,6 +62,9 @@ enum check_id check_by_name(const char *name);
 #define FK_SECRET_INDEX "secret-dependent memory index"
 #define FK_SECRET_SYSCALL "secret data passed to the kernel"
 #define FK_OTHER "other memory error"
+/* Processes the library started that outlived the check program (killed
+ * by its supervisor, proc/contain.h). */
+#define FK_STRAYS "processes left running"
 
 /* A record with every key, in order, from the identity fields; the rest
  * null or empty until set. */

@@ -2,6 +2,7 @@
  * and its table of fields. */
 #include "evidence/memory_json.h"
 #include "evidence/check.h"
+#include "evidence/json.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -175,6 +176,7 @@ static const struct field_rule memory_rules[] = {
 	FIELD_NUM_OPT("empty_stack_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_NUM_OPT("stack_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_OPT("stack_scan", J_STR | J_NULL),
+	FIELD_NUM_OPT("process." STRAYS_KILLED_KEY, J_INT | J_NULL, 0, MAX_COUNT),
 };
 
 int memory_check(const json_t *doc, char **why)

@@ -7,7 +7,8 @@
  * plan — here the memory program's —, seed and inputs, KAT and library,
  * host and environment, counter), then:
  *
- *   process {status, exit_code, command, wall_s, error, stderr_tail},
+ *   process {status, exit_code, command, wall_s, error, stderr_tail,
+ *     strays_killed (evidence/json.h; absent from records made before)},
  *   timing_record (path in the run),
  *   per_call {stack_peak_bytes[], heap_peak_bytes[], allocations[]}
  *     (raw, one entry per call; stack figures already minus the empty

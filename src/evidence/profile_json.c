@@ -270,6 +270,7 @@ json_t *profile_build(const struct profile_input *in)
 	json_object_set_new(j, "wrapped_symbols", copy_or_null(in->wrapped_symbols));
 	json_object_set_new(j, "command", copy_or_null(in->command));
 	json_object_set_new(j, "stderr_tail", json_string(in->stderr_tail ? in->stderr_tail : ""));
+	json_object_set_new(j, STRAYS_KILLED_KEY, evidence_strays_killed(in->process));
 	json_object_set_new(j, "meta", meta_json(r));
 	json_t *total = json_object_get(r, "total");
 	json_object_set_new(j, "total", copy_or_null(total));
@@ -299,6 +300,7 @@ static const struct field_rule profile_rules[] = {
 	FIELD("candidate", J_STR), FIELD("label", J_STR), FIELD("operation", J_STR),
 	FIELD_OPT("op_key", J_STR),
 	FIELD_NUM_OPT("input_bytes", J_INT | J_NULL, 0, MAX_BYTES),
+	FIELD_NUM_OPT(STRAYS_KILLED_KEY, J_INT | J_NULL, 0, MAX_COUNT),
 	FIELD_OPT("meta", J_OBJ | J_NULL),
 	FIELD_NUM_OPT("meta.tick_hz", J_NUM | J_NULL, 0, 1e13),
 	FIELD_WORD_OPT("meta.tick_hz_source", J_STR | J_NULL, counter_hz_sources),

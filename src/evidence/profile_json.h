@@ -8,7 +8,7 @@
  *   schema, status, +status_detail, candidate, label, operation, op_key,
  *   input_bytes,
  *   library_instrumented, library_instrumented_sha256, +library,
- *   +library_sha256, wrapped_symbols, command, stderr_tail,
+ *   +library_sha256, wrapped_symbols, command, stderr_tail, +strays_killed,
  *   meta {tick_source, tick_hz, +tick_hz_source, warmups, iterations,
  *         overflow_calls},
  *   total {operations, ticks},
@@ -64,6 +64,7 @@ json_t *profile_crosscheck(long long operations, long long total_ticks, const ch
 			   double tick_hz, const json_t *timing);
 
 /* What the campaign knows besides the driver's result. */
+struct spawn_res;
 struct profile_input {
 	const char *candidate, *label, *operation;
 	const char *library_instrumented, *library_instrumented_sha256;
@@ -71,6 +72,7 @@ struct profile_input {
 	json_t *wrapped_symbols;   /* array, borrowed */
 	json_t *command;           /* array, borrowed */
 	const char *stderr_tail;
+	const struct spawn_res *process; /* how the driver ended; NULL: not started */
 	int exited_ok;             /* the driver exited 0 */
 	const char *detail;        /* why it failed, when the result says nothing */
 	const json_t *result;      /* the driver's fd-3 object, or NULL */

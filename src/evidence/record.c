@@ -119,6 +119,7 @@ json_t *record_process_entry(const struct process_run *run)
 	json_object_set_new(e, "observed", copy_or(dr, "observed", json_null()));
 	json_object_set_new(e, "counter", copy_or(dr, "counter", json_null()));
 	json_object_set_new(e, "stderr_tail", tail_json(res->err_tail));
+	json_object_set_new(e, STRAYS_KILLED_KEY, evidence_strays_killed(res));
 	free(error);
 	json_decref(dr);
 	return e;
@@ -148,6 +149,13 @@ json_t *record_disturbed_reasons(const json_t *entry, const struct disturb_rule 
 	const json_t *counter = json_object_get(entry, "counter");
 	/* Single KEX steps are exempt from rule (a): their trial time is a
 	 * sum of short brackets, not a stretch of busy cycles. */
+	/* Processes the candidate left running shared the benchmark CPU
+	 * with the trials (they inherit its pinning). */
+	long long strays = jget_int(entry, STRAYS_KILLED_KEY, 0);
+	if (strays > 0)
+		push_owned(reasons, xasprintf(
+			"%lld process(es) the candidate started were still running at the "
+			"end and were killed", strays));
 	int perf = !strcmp(jget_str(counter, "name", ""), "perf-user-cycles") &&
 		   strcmp(jget_str(json_object_get(entry, "meta"), "timing_scope", ""), "per_call_step");
 	const json_t *trials = json_object_get(entry, "trials");
@@ -631,6 +639,7 @@ static const struct field_rule record_rules[] = {
 	FIELD_WORD_OPT("counter.hz_source", J_STR | J_NULL, counter_hz_sources),
 	FIELD_OPT("processes", J_ARR | J_NULL),
 	FIELD_OPT("processes[].status", J_STR),
+	FIELD_NUM_OPT("processes[]." STRAYS_KILLED_KEY, J_INT | J_NULL, 0, MAX_COUNT),
 	FIELD_WORD_OPT("processes[].counter.hz_source", J_STR | J_NULL, counter_hz_sources),
 	FIELD_OPT("processes[].trials", J_ARR | J_NULL),
 	TRIAL_RULES("processes[].trials"),

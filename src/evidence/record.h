@@ -20,7 +20,7 @@
  *            overhead_ns_median},
  *   processes [ {status, exit_code, attempt, disturbed_reasons, command,
  *                wall_s, +error, +seed_hex, meta, trials, rss, validation,
- *                +observed, +counter, stderr_tail} ],
+ *                +observed, +counter, stderr_tail, +strays_killed} ],
  *   trials [ {calls, ns, cycles, invol_switches, vol_switches, migrations,
  *             minor_faults, major_faults} ]   (flattened, execution order),
  *   measurements, guide_100_measurements_met, mean_seconds, mean_cycles,

@@ -299,6 +299,10 @@ int gate_run_child(const struct kat_unit *u, const char *library,
 	child_cmd_free(&cmd);
 	if (rc != 0)
 		return -1;
+	if (res.strays_killed > 0)
+		ngcc_warning("%s %s: the KAT child left %d process(es) running after it ended; "
+			     "they were killed (see its log's child line)", u->id, u->stem,
+			     res.strays_killed);
 	parse_child_output(res.result, res.result_len, r);
 	decide_status(u, &res, o->timeout_s, r);
 	char *rel = path_hide_ours(r->result_line, u->o->workspace, NULL);

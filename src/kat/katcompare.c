@@ -30,10 +30,12 @@ static int is_trailing_blank(char c)
 	return c == '\r' || c == ' ' || c == '\t';
 }
 
-/* Split text on LF, strip trailing CR/space/tab, drop empty lines. */
+/* Split text on LF, strip trailing CR/space/tab, drop empty lines; a
+ * UTF-8 byte-order mark before the first line is not part of it (some
+ * editors add one to the reference files). */
 static void split_canonical(const char *text, size_t len, struct clines *out)
 {
-	size_t pos = 0;
+	size_t pos = utf8_bom_len(text, len);
 	out->base = text;
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
@@ -288,7 +290,7 @@ static enum kat_status compare_lines(const struct clines *gen, const struct clin
 }
 
 enum kat_status kat_compare_reference(const char *generated, size_t glen,
-				      const char *reference, size_t rlen,
+				      const char *reference, size_t rlen, int cut_replay,
 				      char **detail)
 {
 	struct clines gen = { 0 }, ref = { 0 };
@@ -307,6 +309,14 @@ enum kat_status kat_compare_reference(const char *generated, size_t glen,
 	if (ref_records < gen_records) {
 		*detail = xasprintf("the reference has %d record(s), the replay made %d: "
 				    REF_CUT_SHORT, ref_records, gen_records);
+		return KAT_MISMATCH;
+	}
+	/* A full replay writes every record the official driver writes: more
+	 * in the reference are records no driver made. */
+	if (!cut_replay && ref_records > gen_records) {
+		*detail = xasprintf("the reference has %d record(s), the replay made %d: the "
+				    "reference file has %d record(s) the official driver does "
+				    "not write", ref_records, gen_records, ref_records - gen_records);
 		return KAT_MISMATCH;
 	}
 	/* Compare the records both texts have. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence/accept.h"
 #include "evidence/build_json.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
@@ -29,6 +30,26 @@
  * link out of it, and every document is checked against its format's
  * table before anything uses it (docs/security.md).
  */
+
+/* An evidence document of the run or dataset: loaded below base and
+ * accepted by the rule validate applies (evidence/accept.h; rel is its
+ * path below the run or data/<SYS>/, instances build.json's).  NULL with
+ * *err naming the path. */
+static json_t *load_accepted(const char *base, const char *path, const char *rel,
+			     const json_t *instances, char **err)
+{
+	char *why = NULL;
+	json_t *j = evidence_load_below(base, path, &why);
+	if (j && evidence_accept(rel, j, instances, &why)) {
+		char *w = xasprintf("%s: %s", path, why);
+		free(why);
+		why = w;
+		json_decref(j);
+		j = NULL;
+	}
+	*err = why;
+	return j;
+}
 
 /* A document of one format: loaded below base, its schema and fields
  * checked by check().  NULL with *err naming the path. */
@@ -169,7 +190,7 @@ static int op_entry_cmp(const void *a, const void *b)
 }
 
 static int load_json_dir(const struct ds_source *src, const char *kind,
-			 struct ds_candidate *c, char **err)
+			 struct ds_candidate *c, const json_t *instances, char **err)
 {
 	char *dir = xasprintf("%s/%s/%s", src->root, kind, c->id);
 	struct strlist names = STRLIST_INIT;
@@ -181,12 +202,16 @@ static int load_json_dir(const struct ds_source *src, const char *kind,
 			continue;   /* survey.json, <label>__RELINK_FAILED handled below */
 		char *path = path_join(dir, names.items[i]);
 		char *why = NULL;
-		json_t *j = load_checked(src->base, path, strcmp(kind, "records") ? profile_check_fields
-					 : record_check, &why);
+		char *frel = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
+		json_t *j = load_accepted(src->base, path, frel, instances, &why);
+		free(frel);
 		if (!j) {
 			*err = xasprintf("corrupt evidence file %s; re-run the phase that "
 					 "wrote it or remove it", why ? why : path);
 			rc = -1;
+		} else if (!strcmp(kind, "profile") &&
+			   evidence_check_schema(j, PROFILE_KIND, PROFILE_VERSION)) {
+			json_decref(j); /* a relink-failure note, not a profile */
 		} else {
 			struct ds_instance *in = find_or_add_instance(c, stem);
 			char *rel = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
@@ -209,56 +234,59 @@ static int load_json_dir(const struct ds_source *src, const char *kind,
 	return rc;
 }
 
-/* Extension records of one kind: listed for A.9, never parsed here. */
-/* The JSON of a memory record; NULL for other kinds, an unreadable file
- * or another schema version (treated as absent, like a survey). */
-static json_t *load_memory_json(const struct ds_source *src, const char *kind,
-				const char *cand, const char *name)
-{
-	if (strcmp(kind, "memory"))
-		return NULL;
-	char *path = xasprintf("%s/%s/%s/%s", src->root, kind, cand, name), *why = NULL;
-	json_t *j = evidence_load_below(src->base, path, NULL);
-	if (j && memory_check(j, &why)) {
-		/* not shown as a memory figure; validate names the problem */
-		json_decref(j);
-		j = NULL;
-	}
-	free(why);
-	free(path);
-	return j;
-}
-
-static void load_extra_dir(const struct ds_source *src, const char *kind,
-			   struct ds_candidate *c)
+/* Extension records of one kind (memory, samples, pool): listed for A.9;
+ * each is accepted like every other evidence file, and a memory record is
+ * kept for its figures.  -1 with *err for one validate would reject. */
+static int load_extra_dir(const struct ds_source *src, const char *kind,
+			  struct ds_candidate *c, const json_t *instances, char **err)
 {
 	char *dir = xasprintf("%s/%s/%s", src->root, kind, c->id);
 	struct strlist names = STRLIST_INIT;
+	int rc = 0;
 	dir_list(dir, DIR_PICK_FILES, &names);
-	for (size_t i = 0; i < names.n; i++) {
-		char *stem, *op;
+	for (size_t i = 0; i < names.n && !rc; i++) {
+		char *stem, *op, *why = NULL;
 		if (split_stem_op(names.items[i], &stem, &op))
 			continue;
+		char *path = path_join(dir, names.items[i]);
+		char *frel = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
+		json_t *j = load_accepted(src->base, path, frel, instances, &why);
+		free(frel);
+		free(path);
+		if (!j) {
+			*err = xasprintf("corrupt evidence file %s; re-run the phase that "
+					 "wrote it or remove it", why);
+			free(why);
+			free(stem);
+			free(op);
+			rc = -1;
+			break;
+		}
+		if (strcmp(kind, "memory")) {
+			json_decref(j);
+			j = NULL;
+		}
 		struct ds_instance *in = find_or_add_instance(c, stem);
 		in->extra_item = xrealloc(in->extra_item, (in->n_extra + 1) * sizeof(char *));
 		in->extra_path = xrealloc(in->extra_path, (in->n_extra + 1) * sizeof(char *));
 		in->extra_json = xrealloc(in->extra_json, (in->n_extra + 1) * sizeof(json_t *));
 		in->extra_item[in->n_extra] = xasprintf("%s %s", kind, op);
 		in->extra_path[in->n_extra] = xasprintf("%s/%s/%s", kind, c->id, names.items[i]);
-		in->extra_json[in->n_extra++] = load_memory_json(src, kind, c->id, names.items[i]);
+		in->extra_json[in->n_extra++] = j;
 		free(stem);
 		free(op);
 	}
 	sl_free(&names);
 	free(dir);
+	return rc;
 }
 
 /* ---- check records ------------------------------------------------------ */
 
 /* The instance's check records: from the workspace's build/<cand>/check/
  * in a run, from check/<cand>/ in a published dataset. */
-static void load_checks(const struct ds_source *src, const struct ds_candidate *c,
-			struct ds_instance *in)
+static int load_checks(const struct ds_source *src, const struct ds_candidate *c,
+		       struct ds_instance *in, const json_t *instances, char **err)
 {
 	for (int k = 0; k < CHECK_N; k++) {
 		char *rel = check_record_published(c->id, in->stem, check_names[k]);
@@ -272,25 +300,24 @@ static void load_checks(const struct ds_source *src, const struct ds_candidate *
 		}
 		/* below the folder it comes from, never through a link */
 		const char *base = src->workspace ? src->workspace : src->base;
-		json_t *j = path_exists(path) ? evidence_load_below(base, path, NULL) : NULL;
 		char *why = NULL;
-		if (j && evidence_check_schema(j, CHECK_KIND, CHECK_VERSION)) {
-			json_decref(j);   /* another version: as if not checked */
-			j = NULL;
-		} else if (j && check_record_check(j, &why)) {
-			/* a record whose fields are wrong is not shown as a result */
-			ngcc_warning("%s: %s; taken as not checked (run `ngcc-perf check %s --redo`)",
-				     path, why, c->id);
-			json_decref(j);
-			j = NULL;
+		json_t *j = path_exists(path) ? load_accepted(base, path, rel, instances, &why)
+					      : NULL;
+		if (!j && why) {
+			*err = xasprintf("%s; run `ngcc-perf check %s --redo` (or remove it)", why,
+					 c->id);
+			free(why);
+			free(rel);
+			free(path);
+			return -1;
 		}
-		free(why);
 		in->check[k] = j;
 		in->check_rel[k] = j ? rel : NULL;
 		if (!j)
 			free(rel);
 		free(path);
 	}
+	return 0;
 }
 
 /* ---- KAT ---------------------------------------------------------------- */
@@ -367,11 +394,8 @@ static int load_build_doc(const struct ds_source *src, const char *cand, json_t 
 
 /* Every build.json entry of the candidate becomes an instance, so
  * instances that were built but never timed still get a KAT row. */
-static int attach_build(const struct ds_source *src, struct ds_candidate *c, char **err)
+static void attach_build(struct ds_candidate *c, const json_t *doc)
 {
-	json_t *doc;
-	if (load_build_doc(src, c->id, &doc, err))
-		return -1;
 	json_t *insts = json_object_get(doc, "instances");
 	const char *key;
 	json_t *e;
@@ -382,8 +406,6 @@ static int attach_build(const struct ds_source *src, struct ds_candidate *c, cha
 		struct ds_instance *in = find_or_add_instance(c, key + idlen + 1);
 		in->build = json_incref(e);
 	}
-	json_decref(doc);
-	return 0;
 }
 
 /* ---- candidate identity -------------------------------------------------- */
@@ -481,13 +503,21 @@ static int kat_issue_excludes(const struct dataset *ds, const char *id, const ch
 static int load_candidate(const struct ds_source *src, struct dataset *ds,
 			  struct ds_candidate *c, char **err)
 {
-	if (load_json_dir(src, "records", c, err) || load_json_dir(src, "profile", c, err))
+	/* build.json first: every document is accepted against it */
+	json_t *build;
+	if (load_build_doc(src, c->id, &build, err))
 		return -1;
+	const json_t *instances = json_object_get(build, "instances");
 	static const char *const extra[] = { "memory", "samples", "pool" };
-	for (int k = 0; k < 3; k++)
-		load_extra_dir(src, extra[k], c);
-	if (attach_build(src, c, err))
+	int rc = load_json_dir(src, "records", c, instances, err) ||
+		 load_json_dir(src, "profile", c, instances, err);
+	for (int k = 0; k < 3 && !rc; k++)
+		rc = load_extra_dir(src, extra[k], c, instances, err);
+	if (rc) {
+		json_decref(build);
 		return -1;
+	}
+	attach_build(c, build);
 	if (c->n_inst)
 		qsort(c->inst, c->n_inst, sizeof *c->inst, instance_cmp);
 	for (size_t i = 0; i < c->n_inst; i++) {
@@ -497,7 +527,10 @@ static int load_candidate(const struct ds_source *src, struct dataset *ds,
 		if (in->n_prof)
 			qsort(in->prof, in->n_prof, sizeof *in->prof, op_entry_cmp);
 		load_kat(src, c, in);
-		load_checks(src, c, in);
+		if (load_checks(src, c, in, instances, err)) {
+			json_decref(build);
+			return -1;
+		}
 		if (in->build && kat_issue_excludes(ds, c->id, in->label))
 			json_object_set_new(in->build, "excluded", json_true());
 	}
@@ -509,6 +542,7 @@ static int load_candidate(const struct ds_source *src, struct dataset *ds,
 	}
 	free(sp);
 	identify(src, ds, c);
+	json_decref(build);
 	return 0;
 }
 

@@ -123,7 +123,9 @@ int kat_manifest_find(const char *manifest, const char *label,
 
 	memset(out, 0, sizeof *out);
 	*err = NULL;
-	for (char *line = strtok_r(copy, "\n", &save); line;
+	/* a UTF-8 byte-order mark left by an editor is not part of line 1 */
+	char *text = copy + utf8_bom_len(copy, strlen(copy));
+	for (char *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct kat_manifest_entry e = { 0 };
 		lineno++;
@@ -241,7 +243,7 @@ int kat_manifest_check_text(const char *data, size_t len, struct strlist *labels
 	int line_no = 0;
 	*err = NULL;
 	*entries = 0;
-	for (size_t pos = 0; pos < len && !*err;) {
+	for (size_t pos = utf8_bom_len(data, len); pos < len && !*err;) {
 		const char *nl = memchr(data + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - data) : len;
 		char *line = xstrndup(data + pos, end - pos);

@@ -1,5 +1,6 @@
 /* command.c — see command.h. */
 #include "proc/command.h"
+#include "proc/contain.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,6 +33,14 @@ void child_cmd_init_tool(struct child_cmd *c, const char *tool_path, const char 
 	json_array_append_new(c->shown, json_string(tool_shown));
 }
 
+const char *child_cmd_library(const struct child_cmd *c)
+{
+	for (size_t i = 0; i + 1 < c->argv.n; i++)
+		if (!strcmp(c->argv.items[i], "--lib"))
+			return c->argv.items[i + 1];
+	return "";
+}
+
 void child_cmd_arg(struct child_cmd *c, const char *arg)
 {
 	sl_push(&c->argv, arg);
@@ -53,10 +62,16 @@ int child_cmd_run(const struct child_cmd *c, struct spawn_req *req, struct spawn
 	char **argv = xcalloc(c->argv.n + 1, sizeof *argv);
 	for (size_t i = 0; i < c->argv.n; i++)
 		argv[i] = c->argv.items[i];
+	/* Every child program loads candidate code: none runs without the
+	 * supervisor that kills whatever the candidate leaves behind. */
+	char *supervisor = ngcc_program(CONTAIN_PROGRAM);
 	req->path = c->path;
 	req->argv = argv;
+	req->supervisor = supervisor;
 	int rc = spawn_run(req, res);
 	req->argv = NULL;
+	req->supervisor = NULL;
+	free(supervisor);
 	free(argv);
 	return rc;
 }

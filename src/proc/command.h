@@ -29,11 +29,14 @@ void child_cmd_init_tool(struct child_cmd *c, const char *tool_path, const char 
 /* Append our program `name`: its path to run, <ngcc-perf>/bin/<name> as
  * recorded. */
 void child_cmd_program(struct child_cmd *c, const char *name);
+/* The argument after "--lib", or "" (for messages). */
+const char *child_cmd_library(const struct child_cmd *c);
 /* Append one argument to both. */
 void child_cmd_arg(struct child_cmd *c, const char *arg);
 void child_cmd_argf(struct child_cmd *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* spawn_run with req's settings; its path and argv are the command's.
+/* spawn_run with req's settings; its path and argv are the command's, run
+ * under the supervisor ngcc-perf-contain (proc/contain.h).
  * 0 if the child ran, -1 if it could not start (message printed). */
 int child_cmd_run(const struct child_cmd *c, struct spawn_req *req, struct spawn_res *res);
 void child_cmd_free(struct child_cmd *c);

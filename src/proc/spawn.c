@@ -17,8 +17,20 @@
  * through a pidfd (or a short poll tick where pidfds are missing), kills
  * the whole process group before reaping the leader (so its id cannot have
  * been reused), and only then collects the remaining output.
+ *
+ * With a supervisor (proc/contain.h) the clone execs the supervisor
+ * instead, which starts the program and kills whatever it leaves behind,
+ * also processes that left our group with setsid(); a timeout or an
+ * interrupt then asks the supervisor to stop (SIGTERM) rather than
+ * killing the group, which would kill the supervisor before its sweep.
+ * Where the kernel lets us, a supervised child also gets a cgroup of its
+ * own (proc/cgroup.h), which it joins before exec and which is killed
+ * whole once the supervisor is gone: that holds even what a candidate
+ * started after killing its supervisor.
  */
 #include "proc/spawn.h"
+#include "proc/cgroup.h"
+#include "proc/contain.h"
 #include "util/interrupt.h"
 #include "util/util.h"
 
@@ -56,16 +68,9 @@
 #define DRAIN_GRACE_S 2.0
 /* Poll tick when the kernel has no pidfd_open. */
 #define FALLBACK_TICK_MS 20
-
-/* Steps reported through the exec-status pipe. */
-enum child_step {
-	STEP_SETUP_FDS = 1,
-	STEP_CHDIR,
-	STEP_AFFINITY,
-	STEP_RLIMIT,
-	STEP_EXEC,
-	STEP_PARENT_GONE,
-};
+/* How long a supervisor asked to stop (SIGTERM) may take to kill what it
+ * supervises before we kill its whole group ourselves. */
+#define CONTAIN_GRACE_S 5.0
 
 static const char *step_name(int step)
 {
@@ -76,6 +81,7 @@ static const char *step_name(int step)
 	case STEP_RLIMIT: return "setting resource limits";
 	case STEP_EXEC: return "executing";
 	case STEP_PARENT_GONE: return "starting (parent exited)";
+	case STEP_CONTAIN: return "starting it under " CONTAIN_PROGRAM;
 	}
 	return "starting";
 }
@@ -97,7 +103,9 @@ static int set_limit(int resource, unsigned long long soft,
 	return setrlimit(resource, &rl);
 }
 
-static int apply_limits(const struct spawn_limits *lim)
+/* supervised: RLIMIT_NPROC is the supervisor's to set, in the program
+ * (proc/contain.h) */
+static int apply_limits(const struct spawn_limits *lim, int supervised)
 {
 #ifndef SPAWN_UNDER_ASAN
 	/* ASan reserves terabytes of shadow address space up front. */
@@ -111,7 +119,7 @@ static int apply_limits(const struct spawn_limits *lim)
 	if (lim->fsize_bytes &&
 	    set_limit(RLIMIT_FSIZE, lim->fsize_bytes, lim->fsize_bytes))
 		return -1;
-	if (lim->nproc && set_limit(RLIMIT_NPROC, lim->nproc, lim->nproc))
+	if (lim->nproc && !supervised && set_limit(RLIMIT_NPROC, lim->nproc, lim->nproc))
 		return -1;
 	return 0;
 }
@@ -130,17 +138,19 @@ static void close_fds_from(int first)
 }
 
 /*
- * Place the pipe ends on 0..3 and the status pipe on 4.  Everything is
- * first moved above 10 so that a dup2 never clobbers a descriptor that is
- * still to be moved.
+ * Place the pipe ends on 0..3 and the status pipe on 4 (and, under the
+ * supervisor, its report pipe on 5).  Everything is first moved above 10
+ * so that a dup2 never clobbers a descriptor that is still to be moved.
+ * The status pipe is closed on exec, except for the supervisor, which
+ * reports the program's exec through it (proc/contain.h).
  */
-static int arrange_fds(int out_w, int err_w, int res_w, int status_w)
+static int arrange_fds(int out_w, int err_w, int res_w, int status_w, int report_w)
 {
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0)
 		return -1;
-	int src[5] = { devnull, out_w, err_w, res_w, status_w };
-	for (int i = 0; i < 5; i++) {
+	int src[6] = { devnull, out_w, err_w, res_w, status_w, report_w };
+	for (int i = 0; i < 6; i++) {
 		if (src[i] < 0)
 			continue;
 		src[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 10);
@@ -153,12 +163,15 @@ static int arrange_fds(int out_w, int err_w, int res_w, int status_w)
 		if (dup2(src[target], target) < 0) /* clears close-on-exec */
 			return -1;
 	}
-	if (dup3(src[4], 4, O_CLOEXEC) < 0)
+	int contained = src[5] >= 0;
+	if (dup3(src[4], CONTAIN_STATUS_FD, contained ? 0 : O_CLOEXEC) < 0)
+		return -1;
+	if (contained && dup2(src[5], CONTAIN_REPORT_FD) < 0)
 		return -1;
 	if (src[3] < 0)
 		close(3);
-	close_fds_from(5);
-	return 4;
+	close_fds_from(contained ? CONTAIN_REPORT_FD + 1 : CONTAIN_STATUS_FD + 1);
+	return CONTAIN_STATUS_FD;
 }
 
 /* Every signal arrives blocked (start_child): the handlers go back to
@@ -173,11 +186,15 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* What the child needs: the request, our pid and its pipe ends. */
+/* What the child needs: the request, what to exec (the program, or the
+ * supervisor and its command line), our pid and its pipe ends. */
 struct child_start {
 	const struct spawn_req *req;
+	const char *exec_path;
+	char *const *exec_argv;
+	const char *cgroup_procs;  /* join this cgroup (its cgroup.procs), or NULL */
 	pid_t parent;
-	int out_w, err_w, res_w, status_w;
+	int out_w, err_w, res_w, status_w, report_w;
 };
 
 /* The child, from clone to exec (start_child); never returns. */
@@ -187,6 +204,16 @@ static int run_child(void *arg)
 	const struct spawn_req *req = c->req;
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (c->cgroup_procs) {
+		/* "0": the writer itself; a refusal leaves the supervisor alone
+		 * in charge (the cgroup then stays empty) */
+		int fd = open(c->cgroup_procs, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t unused = write(fd, "0", 1);
+			(void)unused;
+			close(fd);
+		}
+	}
 	/* The parent may have died before prctl: then nobody would reap or
 	 * time us out. */
 	if (getppid() != c->parent) {
@@ -194,7 +221,7 @@ static int run_child(void *arg)
 		child_fail(c->status_w, STEP_PARENT_GONE);
 	}
 	reset_signals();
-	int status_w = arrange_fds(c->out_w, c->err_w, c->res_w, c->status_w);
+	int status_w = arrange_fds(c->out_w, c->err_w, c->res_w, c->status_w, c->report_w);
 	if (status_w < 0)
 		_exit(127); /* cannot even report */
 	if (req->cwd && chdir(req->cwd) != 0)
@@ -206,9 +233,9 @@ static int run_child(void *arg)
 		if (sched_setaffinity(0, sizeof set, &set) != 0)
 			child_fail(status_w, STEP_AFFINITY);
 	}
-	if (apply_limits(&req->lim) != 0)
+	if (apply_limits(&req->lim, req->supervisor != NULL) != 0)
 		child_fail(status_w, STEP_RLIMIT);
-	execv(req->path, req->argv);
+	execv(c->exec_path, c->exec_argv);
 	child_fail(status_w, STEP_EXEC);
 	_exit(127);
 }
@@ -409,37 +436,61 @@ static void reap(pid_t pid, struct spawn_res *res)
 	}
 }
 
+/* End the child now (timeout or interrupt).  A supervised child is asked
+ * to end it all (SIGTERM: it kills the program and everything below it,
+ * then reports); the whole group is killed only if it has not gone within
+ * CONTAIN_GRACE_S. */
+static void stop_child(pid_t pid, int contained, double *backstop)
+{
+	if (contained) {
+		kill(pid, SIGTERM);
+		*backstop = mono_now() + CONTAIN_GRACE_S;
+		return;
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL); /* in case setpgid had not happened */
+}
+
 /*
- * Drain the streams until the child exits (or the deadline, which kills
- * the group), then kill the group, reap, and drain what is left.
+ * Drain the streams until the child exits (or the deadline, which ends
+ * it), then kill the group, reap, and drain what is left.
  */
 static void supervise(pid_t pid, const struct spawn_req *req,
 		      struct stream *st, int nst, double start,
-		      struct spawn_res *res)
+		      struct child_cgroup *cg, int *cg_left, struct spawn_res *res)
 {
 	int pidfd = open_pidfd(pid);
+	int contained = req->supervisor != NULL;
 	double deadline = req->timeout_s > 0 ? start + req->timeout_s : 0;
+	double backstop = 0;
 
 	while (!child_has_exited(pid)) {
 		if (interrupt_pending() && !res->interrupted) {
 			/* Ctrl-C: the child is in its own group and did not get it. */
 			res->interrupted = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			stop_child(pid, contained, &backstop);
 		}
 		if (deadline > 0 && mono_now() >= deadline) {
 			res->timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL); /* in case setpgid had not happened */
+			stop_child(pid, contained, &backstop);
 			deadline = 0;
 		}
-		poll_once(st, nst, pidfd, poll_timeout_ms(deadline, pidfd >= 0));
+		if (backstop > 0 && mono_now() >= backstop) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			backstop = 0;
+		}
+		double next = deadline > 0 && (backstop <= 0 || deadline < backstop) ? deadline
+										    : backstop;
+		poll_once(st, nst, pidfd, poll_timeout_ms(next, pidfd >= 0));
 	}
 	kill(-pid, SIGKILL);
 	reap(pid, res);
 	res->wall_s = mono_now() - start;
 	if (pidfd >= 0)
 		close(pidfd);
+	/* what is left in the child's cgroup once its supervisor is gone */
+	*cg_left = cg->dir ? cgroup_kill_remove(cg) : -1;
 
 	double grace_end = mono_now() + DRAIN_GRACE_S;
 	while (streams_open(st, nst) && mono_now() < grace_end)
@@ -447,6 +498,36 @@ static void supervise(pid_t pid, const struct spawn_req *req,
 	for (int i = 0; i < nst; i++)
 		if (st[i].fd >= 0)
 			close(st[i].fd);
+}
+
+/* The supervisor's report ("killed N"), read once it has exited: the
+ * count, or -1 if it sent none (it was killed). */
+static int read_contain_report(int fd)
+{
+	char buf[64];
+	size_t got = 0;
+	while (got < sizeof buf - 1) {
+		ssize_t n = read(fd, buf + got, sizeof buf - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	int killed;
+	if (sscanf(buf, "killed %d", &killed) != 1 || killed < 0)
+		return -1;
+	return killed;
+}
+
+/* What the supervisor killed (-1: it sent no count) and what its cgroup
+ * still held after it (-1: no cgroup, or unreadable). */
+static int strays_total(int by_supervisor, int in_cgroup)
+{
+	if (by_supervisor < 0)
+		return in_cgroup; /* the supervisor was killed: the cgroup knows */
+	return by_supervisor + (in_cgroup > 0 ? in_cgroup : 0);
 }
 
 static void close_pair(int p[2])
@@ -483,21 +564,55 @@ static int make_pipes(int out[2], int err[2], int result[2], int status[2],
 	return 0;
 }
 
+/* The supervisor's command line: itself, the program's RLIMIT_NPROC, the
+ * program, the program's argv (proc/contain.h).  *nproc_text is to be
+ * freed with the argv. */
+static char **supervisor_argv(const struct spawn_req *req, char **nproc_text)
+{
+	size_t n = 0;
+	while (req->argv[n])
+		n++;
+	char **argv = xcalloc(n + 4, sizeof *argv);
+	*nproc_text = xasprintf("%llu", req->lim.nproc);
+	argv[0] = (char *)req->supervisor;
+	argv[1] = *nproc_text;
+	argv[2] = (char *)req->path;
+	for (size_t i = 0; i < n; i++)
+		argv[i + 3] = req->argv[i];
+	return argv;
+}
+
 int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	int result[2] = { -1, -1 }, status[2] = { -1, -1 };
+	int result[2] = { -1, -1 }, status[2] = { -1, -1 }, report[2] = { -1, -1 };
+	char **contain_argv = NULL, *nproc_text = NULL;
+	struct child_cgroup cg = { NULL, NULL };
+	int cg_left = -1;
 
 	memset(res, 0, sizeof *res);
-	if (make_pipes(out, err, result, status, req->want_result) != 0) {
+	if (make_pipes(out, err, result, status, req->want_result) != 0 ||
+	    (req->supervisor && pipe2(report, O_CLOEXEC) != 0)) {
 		ngcc_error("cannot create pipes to run %s: %s", req->path,
 			   strerror(errno));
 		goto fail;
 	}
+	if (req->supervisor) {
+		contain_argv = supervisor_argv(req, &nproc_text);
+		cgroup_create(&cg);
+	}
 	pid_t parent = getpid();
 	double start = mono_now();
-	struct child_start cs = { req, parent, out[1], err[1], result[1], status[1] };
+	struct child_start cs = {
+		req,
+		req->supervisor ? req->supervisor : req->path,
+		contain_argv ? contain_argv : req->argv,
+		cg.procs,
+		parent, out[1], err[1], result[1], status[1], report[1],
+	};
 	pid_t pid = start_child(&cs);
+	free(contain_argv);
+	free(nproc_text);
 	if (pid < 0) {
 		ngcc_error("cannot start a process to run %s: %s", req->path, strerror(errno));
 		goto fail;
@@ -510,7 +625,9 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 	close(status[1]);
 	if (result[1] >= 0)
 		close(result[1]);
-	out[1] = err[1] = status[1] = result[1] = -1;
+	if (report[1] >= 0)
+		close(report[1]);
+	out[1] = err[1] = status[1] = result[1] = report[1] = -1;
 
 	int msg[2];
 	if (read_exec_status(status[0], msg) != 0) {
@@ -535,7 +652,12 @@ int spawn_run(const struct spawn_req *req, struct spawn_res *res)
 	for (int i = 0; i < nst; i++)
 		fcntl(st[i].fd, F_SETFL, O_NONBLOCK);
 
-	supervise(pid, req, st, nst, start, res);
+	supervise(pid, req, st, nst, start, &cg, &cg_left, res);
+	if (req->supervisor) {
+		res->contained = 1;
+		res->strays_killed = strays_total(read_contain_report(report[0]), cg_left);
+		close_pair(report);
+	}
 
 	res->out_tail = tail_detach(&tout);
 	res->err_tail = tail_detach(&terr);
@@ -548,6 +670,8 @@ fail:
 	close_pair(err);
 	close_pair(result);
 	close_pair(status);
+	close_pair(report);
+	cgroup_kill_remove(&cg);
 	memset(res, 0, sizeof *res);
 	return -1;
 }
@@ -568,7 +692,20 @@ static char *format_seconds(double s)
 	return xasprintf("%.3g", s);
 }
 
+static char *describe_end(const struct spawn_res *res, double timeout_s);
+
 char *spawn_describe(const struct spawn_res *res, double timeout_s)
+{
+	char *how = describe_end(res, timeout_s);
+	if (res->strays_killed <= 0)
+		return how;
+	char *s = xasprintf("%s; %d process(es) it left running killed", how,
+			    res->strays_killed);
+	free(how);
+	return s;
+}
+
+static char *describe_end(const struct spawn_res *res, double timeout_s)
 {
 	if (res->timed_out) {
 		char *secs = format_seconds(timeout_s);

@@ -109,6 +109,11 @@ int root_read_file(const char *root, const char *rel, char **data, size_t *len)
 
 int read_file_below(const char *root, const char *path, char **data, size_t *len)
 {
+	return read_file_fd(open_below(root, path), data, len);
+}
+
+int open_below(const char *root, const char *path)
+{
 	size_t n = strlen(root);
 	while (n > 1 && root[n - 1] == '/')
 		n--;
@@ -120,11 +125,11 @@ int read_file_below(const char *root, const char *path, char **data, size_t *len
 	const char *rel = path + n;
 	while (*rel == '/') /* "root//x" as path_join makes it from "root/" */
 		rel++;
-	int rc = root_read_file(r, rel, data, len);
+	int fd = root_open(r, rel, O_RDONLY | O_NONBLOCK);
 	int e = errno;
 	free(r);
 	errno = e;
-	return rc;
+	return fd;
 }
 
 int root_kind(const char *root, const char *rel)
@@ -234,4 +239,9 @@ int str_has_control(const char *s, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+size_t utf8_bom_len(const char *s, size_t len)
+{
+	return len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }

@@ -41,6 +41,8 @@ int root_read_file(const char *root, const char *rel, char **data, size_t *len);
 /* The same for a path spelt root/rel (as path_join(root, rel) makes it):
  * EXDEV when path does not start with root. */
 int read_file_below(const char *root, const char *path, char **data, size_t *len);
+/* root_open() of such a path for reading (O_NONBLOCK); -1 with errno. */
+int open_below(const char *root, const char *path);
 
 /* What rel below root is, without following links: 'f' a regular file,
  * 'd' a folder, 'l' a symbolic link, 'o' anything else, 0 when it does not
@@ -60,6 +62,10 @@ char *str_printable(const char *s, size_t max);
 /* The same line by line: line breaks are kept, each line is escaped and
  * cut at max bytes (compiler output quoting candidate sources). */
 char *str_printable_lines(const char *s, size_t max);
+/* 3 if s starts with a UTF-8 byte-order mark (EF BB BF), else 0: text
+ * files we read (candidate.conf, kat.sha256, KAT files) skip it, JSON
+ * evidence refuses it (docs/security.md). */
+size_t utf8_bom_len(const char *s, size_t len);
 /* 1 if s has a byte sb_add_printable would escape. */
 int str_has_control(const char *s, size_t len);
 

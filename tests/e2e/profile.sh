@@ -111,7 +111,7 @@ expect = {
 }
 order = ["schema", "status", "status_detail", "candidate", "label", "operation", "op_key",
          "input_bytes", "library_instrumented", "library_instrumented_sha256", "library",
-         "library_sha256", "wrapped_symbols", "command", "stderr_tail", "meta", "total",
+         "library_sha256", "wrapped_symbols", "command", "stderr_tail", "strays_killed", "meta", "total",
          "calls", "share", "hash_share", "drng_share", "calls_per_operation", "overhead",
          "corrected", "crosscheck", "coverage"]
 close = lambda a, b: abs(a - b) <= 1e-12 * max(abs(a), abs(b), 1e-300)

@@ -32,7 +32,13 @@ static char *kat_text(int bad, const char *bad_ss)
 
 static enum kat_status compare(const char *gen, const char *ref, char **detail)
 {
-	return kat_compare_reference(gen, strlen(gen), ref, strlen(ref), detail);
+	return kat_compare_reference(gen, strlen(gen), ref, strlen(ref), 0, detail);
+}
+
+/* The same for a replay cut short on purpose (a timeout recheck). */
+static enum kat_status compare_cut(const char *gen, const char *ref, char **detail)
+{
+	return kat_compare_reference(gen, strlen(gen), ref, strlen(ref), 1, detail);
 }
 
 static void test_identical_passes(void **state)
@@ -133,20 +139,20 @@ static void test_missing_field(void **state)
 	free(gen);
 }
 
-/* A reference with more records than we generated: compare those we have,
- * and say so. */
+/* A reference with more records than a recheck generated: compare those
+ * we have, and say so. */
 static void test_fewer_generated_records(void **state)
 {
 	(void)state;
 	char *ref = kat_text(-1, NULL);
 	char *gen = xstrndup(ref, (size_t)(strstr(ref, "Count = 2") - ref));
 	char *detail;
-	assert_int_equal(compare(gen, ref, &detail), KAT_PASS);
+	assert_int_equal(compare_cut(gen, ref, &detail), KAT_PASS);
 	assert_string_equal(detail, "compared 2 records (generated 2, reference has 4)");
 	free(detail);
 	/* The generated text stopped inside record 1 (a crypto failure). */
 	char *cut = xstrndup(ref, (size_t)(strstr(ref, "SK_Len = 1\nSK = 01") - ref));
-	assert_int_equal(compare(cut, ref, &detail), KAT_MISMATCH);
+	assert_int_equal(compare_cut(cut, ref, &detail), KAT_MISMATCH);
 	assert_non_null(strstr(detail, "Count = 1"));
 	assert_non_null(strstr(detail, "only the reference has it"));
 	free(detail);
@@ -201,6 +207,25 @@ static void test_reference_blamed(void **state)
 	free(mid);
 	free(two);
 	free(full);
+}
+
+/* A full replay against a reference with an extra (junk) record at the
+ * end: refused, saying how many records the official driver does not
+ * write. */
+static void test_extra_reference_record(void **state)
+{
+	(void)state;
+	char *gen = kat_text(-1, NULL);
+	char *junk = record(4, "EE");
+	char *ref = xasprintf("%s%s", gen, junk);
+	char *detail;
+	assert_int_equal(compare(gen, ref, &detail), KAT_MISMATCH);
+	assert_string_equal(detail, "the reference has 5 record(s), the replay made 4: the "
+			    "reference file has 1 record(s) the official driver does not write");
+	free(detail);
+	free(ref);
+	free(junk);
+	free(gen);
 }
 
 static void test_empty_reference(void **state)
@@ -287,7 +312,7 @@ static void test_detail_escapes_candidate_text(void **state)
 	sb_adds(&g, " = 1\n");
 	sb_adds(&r, "Count = 0\nY = 1\n");
 	char *detail;
-	assert_int_equal(kat_compare_reference(g.buf, g.len, r.buf, r.len, &detail), KAT_MISMATCH);
+	assert_int_equal(kat_compare_reference(g.buf, g.len, r.buf, r.len, 0, &detail), KAT_MISMATCH);
 	assert_null(strchr(detail, 0x1b));
 	assert_non_null(strstr(detail, "X\\x1b[2J"));
 	assert_true(strlen(detail) < 400);
@@ -379,6 +404,35 @@ static void test_digest_compare(void **state)
 	kat_manifest_entry_free(&e);
 }
 
+/* A UTF-8 byte-order mark before a reference's first line is ignored,
+ * in the comparison, the record count and the canonical digest; and in
+ * kat.sha256 (docs/security.md). */
+static void test_byte_order_mark_ignored(void **state)
+{
+	(void)state;
+	char *gen = kat_text(-1, NULL);
+	char *ref = xasprintf("\xEF\xBB\xBF%s", gen);
+	char *detail;
+	assert_int_equal(compare(gen, ref, &detail), KAT_PASS);
+	assert_null(detail);
+	assert_int_equal(kat_count_records(ref, strlen(ref)), 4);
+	struct kat_mode mode = { 0 };
+	char a[65], b[65];
+	kat_canonical_digest(gen, strlen(gen), &mode, a);
+	kat_canonical_digest(ref, strlen(ref), &mode, b);
+	assert_string_equal(a, b);
+	free(ref);
+	free(gen);
+	static const char man[] = "\xEF\xBB\xBF" D64 " strict A/K.txt\n";
+	char *err;
+	int n;
+	assert_int_equal(kat_manifest_check_text(man, strlen(man), NULL, &n, &err), 0);
+	assert_int_equal(n, 1);
+	struct kat_manifest_entry e;
+	assert_int_equal(kat_manifest_find(man, "A", "K.txt", &e, &err), 1);
+	kat_manifest_entry_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_katlog_escapes),
 		cmocka_unit_test(test_detail_escapes_candidate_text),
 		cmocka_unit_test(test_manifest_text_checks),
+		cmocka_unit_test(test_extra_reference_record),
+		cmocka_unit_test(test_byte_order_mark_ignored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

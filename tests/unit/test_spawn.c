@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "proc/cgroup.h"
 #include "proc/spawn.h"
 #include "util/util.h"
 
@@ -304,6 +305,225 @@ static void test_parent_death_kills_child(void **state)
 	rm_rf(dir);
 }
 
+/* ---- under the supervisor (proc/contain.h) ---- */
+
+/* A shell that starts a process in a session of its own (setsid), which
+ * writes its pid to fd 3 and keeps running; the shell waits until it is
+ * up (its "up" line) and then ends as `tail` says. */
+#define ESCAPE_SCRIPT(tail) \
+	"{ setsid sh -c 'echo $$ >&3; echo up; exec sleep 100 >/dev/null 2>&1' & } " \
+	"| head -n1 >/dev/null; " tail
+
+static const char *supervisor_path(void)
+{
+	static char *path;
+	const char *bin = getenv("NGCC_BIN");
+	assert_non_null(bin); /* tests/run-tests sets it */
+	if (!path)
+		path = xasprintf("%s/ngcc-perf-contain", bin);
+	return path;
+}
+
+static pid_t wait_gone(pid_t pid)
+{
+	for (int i = 0; i < 200 && process_running(pid); i++)
+		usleep(10000);
+	return process_running(pid) ? pid : 0;
+}
+
+/* A process that left the group and the session is still killed when the
+ * program ends, and counted. */
+static void test_supervised_escapee_killed(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req(ESCAPE_SCRIPT("exit 7"), argv);
+	req.supervisor = supervisor_path();
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_true(res.exited);
+	assert_int_equal(res.exit_code, 7);
+	assert_true(res.contained);
+	pid_t escapee = (pid_t)atoi(res.result);
+	assert_true(escapee > 1);
+	assert_int_equal(wait_gone(escapee), 0);
+	assert_int_equal(res.strays_killed, 1);
+	spawn_res_free(&res);
+}
+
+/* Without a supervisor the same escapee survives (what the supervisor is
+ * for); the test kills it itself. */
+static void test_unsupervised_escapee_survives(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req(ESCAPE_SCRIPT("exit 0"), argv);
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	pid_t escapee = (pid_t)atoi(res.result);
+	assert_true(escapee > 1);
+	assert_true(process_running(escapee));
+	assert_false(res.contained);
+	assert_int_equal(res.strays_killed, 0);
+	kill(escapee, SIGKILL);
+	spawn_res_free(&res);
+}
+
+/* A clean program: nothing killed, its exit and signal passed on. */
+static void test_supervised_clean(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req("echo hi >&3; kill -SEGV $$", argv);
+	req.supervisor = supervisor_path();
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_false(res.exited);
+	assert_int_equal(res.term_signal, SIGSEGV);
+	assert_string_equal(res.result, "hi\n");
+	assert_int_equal(res.strays_killed, 0);
+	spawn_res_free(&res);
+}
+
+/* The timeout ends the program and the escapee, and says timed out. */
+static void test_supervised_timeout(void **state)
+{
+	(void)state;
+	char *argv[4];
+	struct spawn_req req = sh_req(ESCAPE_SCRIPT("exec sleep 100"), argv);
+	req.supervisor = supervisor_path();
+	req.timeout_s = 0.5;
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_true(res.timed_out);
+	assert_false(res.exited);
+	assert_int_equal(res.term_signal, SIGKILL);
+	pid_t escapee = (pid_t)atoi(res.result);
+	assert_true(escapee > 1);
+	assert_int_equal(wait_gone(escapee), 0);
+	assert_int_equal(res.strays_killed, 1);
+	spawn_res_free(&res);
+}
+
+/* A program that cannot be executed is reported as before: spawn_run
+ * fails, naming the step. */
+static void test_supervised_exec_failure(void **state)
+{
+	(void)state;
+	char *argv[] = { "nonexistent", NULL };
+	struct spawn_req req = {
+		.path = "/nonexistent/program",
+		.argv = argv,
+		.cpu = -1,
+		.timeout_s = 5,
+		.supervisor = supervisor_path(),
+	};
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), -1);
+	spawn_res_free(&res);
+}
+
+/* An orchestrator killed with SIGKILL: the supervisor still kills the
+ * escapee (its PR_SET_PDEATHSIG is SIGTERM, which it handles). */
+static void test_supervised_parent_death(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_spawn.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *pidfile = path_join(dir, "pid");
+	char *script = xasprintf(
+		"setsid sh -c 'echo $$ > \"%s.tmp\" && mv \"%s.tmp\" \"%s\"; "
+		"exec sleep 100 >/dev/null 2>&1' & exec sleep 100",
+		pidfile, pidfile, pidfile);
+	pid_t middle = fork();
+	assert_true(middle >= 0);
+	if (middle == 0) {
+		struct spawn_res res;
+		char *argv[4];
+		struct spawn_req req = sh_req(script, argv);
+		req.supervisor = supervisor_path();
+		spawn_run(&req, &res);
+		_exit(0);
+	}
+	char *data = NULL;
+	size_t len;
+	for (int i = 0; i < 500 && read_file(pidfile, &data, &len) != 0; i++)
+		usleep(10000);
+	assert_non_null(data);
+	pid_t escapee = (pid_t)atoi(data);
+	assert_true(escapee > 1);
+	assert_true(process_running(escapee));
+	kill(middle, SIGKILL);
+	waitpid(middle, NULL, 0);
+	pid_t left = wait_gone(escapee);
+	if (left)
+		kill(left, SIGKILL);
+	assert_int_equal(left, 0);
+	cgroup_sweep_stale(); /* the dead orchestrator's empty cgroup */
+	free(data);
+	free(script);
+	free(pidfile);
+	rm_rf(dir);
+}
+
+/* A candidate that kills its supervisor: the program dies with it, and
+ * the escapee it had started is still killed and counted, by the child's
+ * cgroup (proc/cgroup.h).  Only where cgroups can be made: elsewhere the
+ * supervisor is all there is (docs/security.md). */
+static void test_supervisor_killed_cgroup_holds(void **state)
+{
+	(void)state;
+	if (!cgroup_available())
+		skip();
+	char *argv[4];
+	struct spawn_req req = sh_req(ESCAPE_SCRIPT("kill -KILL $PPID; exec sleep 100"), argv);
+	req.supervisor = supervisor_path();
+	struct spawn_res res;
+	assert_int_equal(spawn_run(&req, &res), 0);
+	assert_false(res.exited);
+	assert_int_equal(res.term_signal, SIGKILL);
+	pid_t escapee = (pid_t)atoi(res.result);
+	assert_true(escapee > 1);
+	pid_t left = wait_gone(escapee);
+	if (left)
+		kill(left, SIGKILL);
+	assert_int_equal(left, 0);
+	assert_true(res.strays_killed >= 1);
+	spawn_res_free(&res);
+}
+
+/* RLIMIT_NPROC counts every process of the user: it is the program's,
+ * set after the supervisor's fork, which it must not refuse.  Run as an
+ * unprivileged user (root is not held to the limit) that has, with us
+ * and the supervisor, more processes than the program may have. */
+static void test_supervised_nproc_limit(void **state)
+{
+	(void)state;
+	if (getuid() != 0)
+		skip(); /* needs to become another user */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		char *argv[4];
+		/* shell builtins only: under the limit the program cannot fork */
+		struct spawn_req req = sh_req(
+			"echo ok >&3; while read -r l; do case $l in 'Max processes'*) "
+			"set -- $l; echo $3 >&3;; esac; done </proc/self/limits", argv);
+		req.supervisor = supervisor_path();
+		req.lim.nproc = 1;
+		struct spawn_res res;
+		if (spawn_run(&req, &res) != 0)
+			_exit(3); /* the supervisor could not start the program */
+		_exit(res.result && !strcmp(res.result, "ok\n1\n") ? 0 : 4);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_describe_fraction(void **state)
 {
 	(void)state;
@@ -330,6 +550,14 @@ int main(void)
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_parent_death_kills_child),
 		cmocka_unit_test(test_describe_fraction),
+		cmocka_unit_test(test_supervised_escapee_killed),
+		cmocka_unit_test(test_unsupervised_escapee_survives),
+		cmocka_unit_test(test_supervised_clean),
+		cmocka_unit_test(test_supervised_timeout),
+		cmocka_unit_test(test_supervised_exec_failure),
+		cmocka_unit_test(test_supervised_parent_death),
+		cmocka_unit_test(test_supervised_nproc_limit),
+		cmocka_unit_test(test_supervisor_killed_cgroup_holds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
