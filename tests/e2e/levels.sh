@@ -9,8 +9,9 @@
 # whose getters report the same sizes, and an #include whose file differs
 # in case (SiblingLevelKEM itself is Windows-written: CRLF, GBK comment,
 # unused <immintrin.h>, programs with main(), shipped binaries, and builds
-# as is); a short campaign measures the
-# #include-driven package (its Makefile's define and -lgmp applied).
+# as is); every layout's levels are measured briefly, and a short campaign
+# measures the #include-driven package (its Makefile's define and -lgmp
+# applied).
 set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
@@ -54,6 +55,21 @@ for spec in "IncPathKEM incpath IncPathKEM-48 IncPathKEM-80" \
 	run 0 "$ngcc" -C "$ws" kat "$id"
 	for l in "$@"; do has "$tmp/out" "RESULT $id $l PASS"; done
 	hasnt "$tmp/err" "same sizes"
+done
+# Every layout's levels are measured: each operation of each level has a
+# complete timing record of its own library.
+run 0 "$ngcc" -C "$ws" measure incpath filelevel sibling macro --run runs/layouts \
+	--trial-target 0.002 --trials 1 --disturbed-retries 0 --no-memory-pass \
+	--allow-unfixed-host=test
+for pair in incpath/IncPathKEM-48 incpath/IncPathKEM-80 filelevel/FileLevel-96 \
+	    filelevel/FileLevel-160 sibling/SiblingLevel-48 sibling/SiblingLevel-64 \
+	    macro/MacroLevel-1 macro/MacroLevel-5; do
+	for op in keygen enc dec; do
+		f=$ws/runs/layouts/records/${pair%%/*}/${pair#*/}__$op.json
+		[ -f "$f" ] || fail "no record $f"
+		python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["status"]=="complete", r["status"]' "$f" ||
+			fail "$f not complete"
+	done
 done
 
 # The #include-driven levels: api.c never compiled alone, the Makefile's
