@@ -15,7 +15,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "package/discover.h"
+#include "discover_fixture.h"
 #include "package/extract.h"
 
 static char *tmp_dir;
@@ -36,49 +36,19 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A layout fixture package, generated at test time (tests/fixtures/README.md)
- * into $NGCC_FIXTURES (default: obj/fixtures of the source tree). */
 static char *fixture(const char *name)
 {
-	const char *dir = getenv("NGCC_FIXTURES");
-	char *root = dir && *dir ? xstrdup(dir) : path_join(ngcc_home(), "obj/fixtures");
-	char *rel = xasprintf("layouts/%s", name);
-	char *p = path_join(root, rel);
-	free(rel);
-	free(root);
-	if (!path_is_dir(p))
-		fail_msg("fixture '%s' missing (run `make fixtures`, or set NGCC_FIXTURES)", p);
-	return p;
-}
-
-static const struct found_instance *by_label(const struct discovery *d, const char *label)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->inst[i].label, label))
-			return &d->inst[i];
-	fail_msg("no instance labelled '%s'", label);
-	return NULL;
+	return fixture_package("layouts", name);
 }
 
 static void assert_sources(const struct found_instance *fi, const char *const *want)
 {
-	size_t n = 0;
-	for (; want[n]; n++)
-		if (!sl_contains(&fi->sources, want[n]))
-			fail_msg("%s: source '%s' missing", fi->label, want[n]);
-	if (fi->sources.n != n) {
-		for (size_t i = 0; i < fi->sources.n; i++)
-			print_message("  have %s\n", fi->sources.items[i]);
-		fail_msg("%s: %zu sources, want %zu", fi->label, fi->sources.n, n);
-	}
+	assert_list(&fi->sources, want, fi->label);
 }
 
 static int notes_mention(const struct discovery *d, const char *needle)
 {
-	for (size_t i = 0; i < d->notes.n; i++)
-		if (strstr(d->notes.items[i], needle))
-			return 1;
-	return 0;
+	return list_mentions(&d->notes, needle);
 }
 
 static void test_toykem(void **state)

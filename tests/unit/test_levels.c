@@ -14,49 +14,16 @@
 
 #include "package/buildfacts.h"
 #include "package/cscan.h"
-#include "package/discover.h"
+#include "discover_fixture.h"
 
 static char *fixture(const char *name)
 {
-	const char *dir = getenv("NGCC_FIXTURES");
-	char *root = dir && *dir ? xstrdup(dir) : path_join(ngcc_home(), "obj/fixtures");
-	char *p = path_joinf(root, "levels/%s", name);
-	free(root);
-	if (!path_is_dir(p))
-		fail_msg("fixture '%s' missing (run `make fixtures`, or set NGCC_FIXTURES)", p);
-	return p;
-}
-
-static const struct found_instance *by_label(const struct discovery *d, const char *label)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->inst[i].label, label))
-			return &d->inst[i];
-	for (size_t i = 0; i < d->n; i++)
-		print_message("  have %s\n", d->inst[i].label);
-	fail_msg("no instance labelled '%s'", label);
-	return NULL;
-}
-
-static void assert_list(const struct strlist *have, const char *const *want, const char *what)
-{
-	size_t n = 0;
-	for (; want[n]; n++)
-		if (!sl_contains(have, want[n]))
-			fail_msg("%s: '%s' missing", what, want[n]);
-	if (have->n != n) {
-		for (size_t i = 0; i < have->n; i++)
-			print_message("  have %s\n", have->items[i]);
-		fail_msg("%s: %zu entries, want %zu", what, have->n, n);
-	}
+	return fixture_package("levels", name);
 }
 
 static int why_mentions(const struct found_instance *fi, const char *needle)
 {
-	for (size_t i = 0; i < fi->why.n; i++)
-		if (strstr(fi->why.items[i], needle))
-			return 1;
-	return 0;
+	return list_mentions(&fi->why, needle);
 }
 
 /* ---- discovery on the fixtures ---- */
