@@ -154,6 +154,16 @@ static void emulation_notes(struct md_page *md, const struct dataset *base,
 	}
 }
 
+/* The page's text, or NULL (and nothing) when it compares no row. */
+static char *finish_unless_empty(struct md_page *page, size_t rows, size_t *len)
+{
+	char *text = md_finish(page, len);
+	if (rows)
+		return text;
+	free(text);
+	return NULL;
+}
+
 /* Does the candidate have a row against any other system? */
 static int compared(const struct dataset *const *sys, size_t n, const char *cand)
 {
@@ -270,11 +280,7 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 				  sys[s]->system_id, median);
 		free(rows);
 	}
-	char *text = md_finish(&page, len);
-	if (total)
-		return text;
-	free(text);
-	return NULL;
+	return finish_unless_empty(&page, total, len);
 }
 
 /* ---- one candidate on every system ------------------------------------------ */
@@ -323,9 +329,5 @@ char *page_compare_candidate(const struct dataset *const *sys, size_t n, const c
 		}
 		free(rows);
 	}
-	char *text = md_finish(&page, len);
-	if (total)
-		return text;
-	free(text);
-	return NULL;
+	return finish_unless_empty(&page, total, len);
 }
