@@ -7,9 +7,13 @@
 # compiler setting (NGCC_PERF_CC=aarch64-linux-gnu-gcc).  The path: selftest;
 # add, build and kat of the four example types; check (functional round
 # trips; the sanitizer and valgrind checks recorded as skipped, since neither
-# runs under emulation); a short measure with its memory pass, the ICCS
-# baseline and a profile; report, publish, site and validate.  The host
-# check must see the emulation, and every record and page must say so.
+# runs under emulation); a short measure of every operation, a memory pass
+# of one selected operation and a profile; report; then a native x86-64 run
+# and the emulated one published into one dataset (systems.csv names them
+# x86_1 and arm_1), its site, compare pages and validate, and the refusal
+# of one system id claimed by two machines; and an x86-64 driver naming an
+# AArch64 library as such.  The host check must see the emulation, and
+# every record and page must say so.
 # Where the emulated tree cannot run here, one "SKIP: AArch64 not checked:"
 # line says why and the test exits 77 (reported as skipped, never passed).
 set -euo pipefail
