@@ -869,13 +869,13 @@ void dsc_why(struct found_instance *fi, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void copy_strlist(struct strlist *dst, const struct strlist *src)
+static void copy_list(struct strlist *dst, const struct strlist *src)
 {
 	for (size_t i = 0; i < src->n; i++)
 		sl_push(dst, src->items[i]);
 }
 
-static char *dup_opt(const char *s)
+static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
 }
@@ -885,15 +885,15 @@ static void found_free(struct found_instance *fi);
 static struct found_instance clone_found(const struct found_instance *src)
 {
 	struct found_instance c = *src;
-	c.label = dup_opt(src->label);
-	c.type = dup_opt(src->type);
-	c.variant = dup_opt(src->variant);
-	c.instance = dup_opt(src->instance);
-	c.source_dir = dup_opt(src->source_dir);
-	c.api_header = dup_opt(src->api_header);
-	c.kat_reference = dup_opt(src->kat_reference);
-	c.digest_expr = dup_opt(src->digest_expr);
-	c.level = dup_opt(src->level);
+	c.label = dup_or_null(src->label);
+	c.type = dup_or_null(src->type);
+	c.variant = dup_or_null(src->variant);
+	c.instance = dup_or_null(src->instance);
+	c.source_dir = dup_or_null(src->source_dir);
+	c.api_header = dup_or_null(src->api_header);
+	c.kat_reference = dup_or_null(src->kat_reference);
+	c.digest_expr = dup_or_null(src->digest_expr);
+	c.level = dup_or_null(src->level);
 	struct strlist *lists[] = { &c.sources, &c.include_dirs, &c.kat_files, &c.headers,
 				    &c.defines, &c.libs, &c.facts, &c.why };
 	const struct strlist *from[] = { &src->sources, &src->include_dirs, &src->kat_files,
@@ -901,7 +901,7 @@ static struct found_instance clone_found(const struct found_instance *src)
 					 &src->why };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		memset(lists[i], 0, sizeof(*lists[i]));
-		copy_strlist(lists[i], from[i]);
+		copy_list(lists[i], from[i]);
 	}
 	return c;
 }
@@ -1067,7 +1067,7 @@ static void drop_included_sources(struct inst_builder *b, struct strlist *level_
 		dsc_why(b->fi, "not compiled on its own: %s (#included by %s%s)", t, names.buf,
 		    guarded ? "; it has an #error guard" : "");
 		if (who.n >= 2 && !level_files->n) {
-			copy_strlist(level_files, &who);
+			copy_list(level_files, &who);
 			*shared = xstrdup(t);
 		}
 		sb_free(&names);
@@ -1106,7 +1106,7 @@ static void duplicate_definitions(struct inst_builder *b, struct strlist *level_
 				free(dir_k);
 			}
 			if (group.n >= 2) {
-				copy_strlist(level_files, &group);
+				copy_list(level_files, &group);
 				dsc_why(b->fi, "%zu sources define %s(): each is a parameter set of its own",
 				    group.n, fn);
 			}
@@ -1267,8 +1267,8 @@ static void add_found(const struct scan *sc, const char *dir, const struct code_
 	base.variant = xstrdup(plan->variant ? plan->variant : variant_of_path(dir));
 	base.api_header = path_relative(dir, h->rel);
 	base.in_bundle = path_in_bundle(dir);
-	base.level = dup_opt(plan->level);
-	copy_strlist(&base.why, &plan->why);
+	base.level = dup_or_null(plan->level);
+	copy_list(&base.why, &plan->why);
 	struct inst_builder b = { .root = sc->root, .all = &sc->all, .fi = &base };
 	b.abs_dir = path_join(sc->root, dir);
 	sl_push(&base.include_dirs, ".");
@@ -1398,7 +1398,7 @@ static int add_level_folder(const struct scan *sc, const char *dir, const struct
 			continue; /* no code of this kind */
 		}
 		plan.variant = variants[v];
-		copy_strlist(&plan.skip, &levels);
+		copy_list(&plan.skip, &levels);
 		struct strbuf roots = STRBUF_INIT;
 		for (size_t i = 0; i < plan.roots.n; i++) {
 			sb_addf(&roots, "%s'%s'", i ? ", " : "", plan.roots.items[i]);
@@ -1723,17 +1723,6 @@ void discovery_free(struct discovery *d)
 	sl_free(&d->notes);
 	free(d->error);
 	memset(d, 0, sizeof(*d));
-}
-
-static void copy_list(struct strlist *dst, const struct strlist *src)
-{
-	for (size_t i = 0; i < src->n; i++)
-		sl_push(dst, src->items[i]);
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
 }
 
 void discovery_to_conf(const struct discovery *d, struct candidate_conf *c)
