@@ -233,32 +233,19 @@ static char *origin_dir(const char *origin)
 	return dir;
 }
 
-/* Does any file of the instance (sources, headers, included sources) use
- * the macro for its value? */
-static int instance_uses_value(const struct inst_builder *b, const char *macro)
+/* Does any file of the instance (sources, headers, included sources) say yes to the
+ * question (cscan_uses_value: uses the macro for its value; cscan_mentions:
+ * names it at all)? */
+static int instance_any(const struct inst_builder *b, const char *macro,
+			int (*ask)(const char *text, const char *name))
 {
 	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
 	for (size_t l = 0; l < 2; l++)
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			char *text = dsc_read_rel(b, lists[l]->items[i]);
-			int used = text && cscan_uses_value(text, macro);
+			int yes = text && ask(text, macro);
 			free(text);
-			if (used)
-				return 1;
-		}
-	return 0;
-}
-
-/* Does any file of the instance name the macro at all? */
-static int instance_mentions(const struct inst_builder *b, const char *macro)
-{
-	const struct strlist *lists[] = { &b->fi->sources, &b->fi->headers };
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			char *text = dsc_read_rel(b, lists[l]->items[i]);
-			int named = text && cscan_mentions(text, macro);
-			free(text);
-			if (named)
+			if (yes)
 				return 1;
 		}
 	return 0;
@@ -313,8 +300,8 @@ static void apply_fact(struct inst_builder *b, const struct build_fact *f, int f
 	if (sl_contains(&fi->defines, f->value))
 		return;
 	char *macro = fact_macro_name(f->value);
-	forced = forced && instance_mentions(b, macro);
-	if (!forced && !instance_uses_value(b, macro)) {
+	forced = forced && instance_any(b, macro, cscan_mentions);
+	if (!forced && !instance_any(b, macro, cscan_uses_value)) {
 		char *v = dsc_printable(f->value), *o = dsc_printable(f->origin);
 		dsc_why(fi, "define %s (%s): not set: the instance's code %s", v, o,
 		    "never uses its value (a switch only tested by #ifdef or defined(), or unused)");
@@ -366,7 +353,7 @@ static int rule_selects(const struct inst_builder *b, const struct build_facts *
 			if (!bf->rules[k].compile_only && rule_defines(&bf->rules[k]))
 				everywhere = rule_has_fact(&bf->rules[k], f);
 		char *macro = fact_macro_name(f->value);
-		int named = !everywhere && instance_mentions(b, macro);
+		int named = !everywhere && instance_any(b, macro, cscan_mentions);
 		free(macro);
 		if (named)
 			return 1;
