@@ -322,6 +322,24 @@ static int any_component_junk(const char *rel)
 
 /* ---- macros: ALGORITHM_INSTANCE, DIGEST_BIT_LENGTH ---- */
 
+/* The directive of the next preprocessor line at or after *cursor (the text
+ * after '#' and blanks), with *cursor moved past that line; NULL when no
+ * line is left. */
+const char *dsc_next_directive(const char **cursor)
+{
+	for (const char *p = *cursor; p && *p;) {
+		const char *q = p + strspn(p, " \t");
+		const char *nl = strchr(p, '\n');
+		p = nl ? nl + 1 : NULL;
+		if (*q == '#') {
+			*cursor = p;
+			return q + 1 + strspn(q + 1, " \t");
+		}
+	}
+	*cursor = NULL;
+	return NULL;
+}
+
 /* The value of the first `#define <name> <value>` outside comment lines:
  * the rest of its line without a trailing comment or blanks (malloc'd), or
  * NULL.  Lines may end in CRLF; a UTF-8 byte-order mark may precede the
@@ -331,14 +349,7 @@ static char *parse_define(const char *text, const char *name)
 	size_t nl_name = strlen(name);
 	if (!strncmp(text, "\xEF\xBB\xBF", 3))
 		text += 3;
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *q = p;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q++ != '#')
-			continue;
-		while (*q == ' ' || *q == '\t')
-			q++;
+	for (const char *p = text, *q; (q = dsc_next_directive(&p));) {
 		if (strncmp(q, "define", 6))
 			continue;
 		q += 6;

@@ -90,14 +90,7 @@ static char *selected_instance_macro(const char *text, const struct strlist *def
 	int active[MAX_DEPTH], taken[MAX_DEPTH], depth = 0, unknown = 0;
 	char *found = NULL;
 	*count = 0;
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *q = p;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q++ != '#')
-			continue;
-		while (*q == ' ' || *q == '\t')
-			q++;
+	for (const char *p = text, *q; (q = dsc_next_directive(&p));) {
 		int outer = depth == 0 || active[depth - 1];
 		char *line = xstrndup(q, strcspn(q, "\n"));
 		if (!strncmp(line, "ifdef", 5) || !strncmp(line, "ifndef", 6) || !strncmp(line, "if", 2)) {

@@ -46,6 +46,10 @@ const char *dsc_inside(const char *rel, const char *dir);
 int dsc_container_like(const char *name);
 /* The first `#define ALGORITHM_INSTANCE "..."` outside comment lines. */
 char *dsc_parse_instance_macro(const char *text);
+/* The next preprocessor directive from *cursor on (the text after '#' and
+ * blanks), *cursor moved past its line; NULL at the end:
+ * for (const char *p = text, *q; (q = dsc_next_directive(&p));) ... */
+const char *dsc_next_directive(const char **cursor);
 
 /* ---- discover_facts.c ---- */
 
