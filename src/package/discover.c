@@ -389,14 +389,6 @@ char *dsc_parse_instance_macro(const char *text)
 	return s;
 }
 
-static char *instance_macro_in_file(const char *path)
-{
-	char *text = dsc_read_small(path);
-	char *v = text ? dsc_parse_instance_macro(text) : NULL;
-	free(text);
-	return v;
-}
-
 /* An integer constant as headers write it: 256, (256), 0x100, 256u, 256UL.
  * -1 if v is not one. */
 static long integer_constant(const char *v)
@@ -486,8 +478,7 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 		} else if (is_source_name(base) && excluded_source_name(base)) {
 			dsc_why(b->fi, "not compiled: %s (a KAT driver, test or benchmark by its name)", mine);
 		} else if (is_source_name(base)) {
-			char *abs = path_join(b->root, rel);
-			char *text = dsc_read_small(abs);
+			char *text = dsc_read_rel(b, mine);
 			if (text && !source_defines_main(text)) {
 				sl_push(&b->fi->sources, mine);
 				if (!strcasecmp(base, "drng.c"))
@@ -499,7 +490,6 @@ static void collect_code_skip(struct inst_builder *b, const char *dir, const str
 					text ? "defines main(): a program of its own" : "unreadable or too large");
 			}
 			free(text);
-			free(abs);
 		}
 		free(mine);
 	}
@@ -543,9 +533,9 @@ static void find_instance_macro(struct inst_builder *b, const char *api_macro)
 {
 	b->fi->instance = api_macro ? xstrdup(api_macro) : NULL;
 	for (size_t i = 0; i < b->fi->headers.n && !b->fi->instance; i++) {
-		char *h = path_join(b->abs_dir, b->fi->headers.items[i]);
-		b->fi->instance = instance_macro_in_file(h);
-		free(h);
+		char *text = dsc_read_rel(b, b->fi->headers.items[i]);
+		b->fi->instance = text ? dsc_parse_instance_macro(text) : NULL;
+		free(text);
 	}
 	b->fi->placeholder = b->fi->instance && !strcmp(b->fi->instance, "AlgorithmInstance");
 }
@@ -558,11 +548,9 @@ static char *define_in_headers(struct inst_builder *b, const char *api_header, c
 		const char *rel = i == 0 ? api_header : b->fi->headers.items[i - 1];
 		if (!rel || (i > 0 && api_header && !strcmp(rel, api_header)))
 			continue;
-		char *h = path_join(b->abs_dir, rel);
-		char *text = dsc_read_small(h);
+		char *text = dsc_read_rel(b, rel);
 		v = text ? parse_define(text, name) : NULL;
 		free(text);
-		free(h);
 	}
 	return v;
 }
@@ -1027,12 +1015,34 @@ static char *resolve_include(const struct inst_builder *b, const char *from, con
 	return norm;
 }
 
+/* The files of one instance folder read so far, relative to its source_dir. */
+struct text_cache {
+	struct strlist rel;
+	char **text;   /* NULL: unreadable or too large */
+};
+
 char *dsc_read_rel(const struct inst_builder *b, const char *rel)
 {
-	char *abs = path_join(b->abs_dir, rel);
-	char *text = dsc_read_small(abs);
-	free(abs);
-	return text;
+	struct text_cache *c = b->read;
+	size_t i = 0;
+	while (i < c->rel.n && strcmp(c->rel.items[i], rel))
+		i++;
+	if (i == c->rel.n) {
+		char *abs = path_join(b->abs_dir, rel);
+		c->text = xrealloc(c->text, (i + 1) * sizeof(*c->text));
+		c->text[i] = dsc_read_small(abs);
+		sl_push(&c->rel, rel);
+		free(abs);
+	}
+	return c->text[i] ? xstrdup(c->text[i]) : NULL;
+}
+
+static void text_cache_free(struct text_cache *c)
+{
+	for (size_t i = 0; i < c->rel.n; i++)
+		free(c->text[i]);
+	free(c->text);
+	sl_free(&c->rel);
 }
 
 /* Sources that another source #includes are compiled only through it: take
@@ -1280,7 +1290,8 @@ static void add_found(const struct scan *sc, const char *dir, const struct code_
 	base.in_bundle = path_in_bundle(dir);
 	base.level = dup_or_null(plan->level);
 	copy_list(&base.why, &plan->why);
-	struct inst_builder b = { .root = sc->root, .all = &sc->all, .fi = &base };
+	struct text_cache read = { STRLIST_INIT, NULL };
+	struct inst_builder b = { .root = sc->root, .all = &sc->all, .fi = &base, .read = &read };
 	b.abs_dir = path_join(sc->root, dir);
 	sl_push(&base.include_dirs, ".");
 	collect_code_skip(&b, dir, &plan->skip);
@@ -1319,6 +1330,7 @@ static void add_found(const struct scan *sc, const char *dir, const struct code_
 	sl_free(&level_files);
 	free(shared);
 	found_free(&base);
+	text_cache_free(&read);
 	free(b.abs_dir);
 }
 

@@ -12,6 +12,7 @@
 
 struct discovery;
 struct found_instance;
+struct text_cache;
 
 /* One instance being put together. */
 struct inst_builder {
@@ -19,6 +20,7 @@ struct inst_builder {
 	const struct strlist *all;   /* every file of the package */
 	struct found_instance *fi;
 	char *abs_dir;               /* root/source_dir */
+	struct text_cache *read;     /* what dsc_read_rel has read, kept for its next ask */
 };
 
 /* The package being scanned. */
@@ -35,7 +37,8 @@ struct scan {
 /* Add a line of reasoning to fi->why (add --explain). */
 void dsc_why(struct found_instance *fi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A file of the instance (relative to source_dir), or NULL if unreadable
- * or too large to be ours to parse. */
+ * or too large to be ours to parse.  Read once per instance folder: its
+ * parameter sets and every question asked of them share the text. */
 char *dsc_read_rel(const struct inst_builder *b, const char *rel);
 char *dsc_read_small(const char *path);
 /* A value as one printable line (control characters as '?'). */
