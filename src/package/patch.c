@@ -155,38 +155,36 @@ static const char *pick_name(const char *old, const char *new, int git)
 	return name;
 }
 
+/* "a[,b]" at *p (b stays as it is when absent): 0 with *p past it, or -1. */
+static int parse_start_len(char **p, long *start, long *len)
+{
+	char *end;
+	*start = strtol(*p, &end, 10);
+	if (end == *p || *start < 0)
+		return -1;
+	*p = end;
+	if (**p == ',') {
+		*len = strtol(*p + 1, &end, 10);
+		if (end == *p + 1 || *len < 0)
+			return -1;
+		*p = end;
+	}
+	return 0;
+}
+
 /* "@@ -a[,b] +c[,d] @@": 0, or -1. */
 static int parse_range(const char *s, size_t n, struct hunk *h)
 {
 	char *buf = xstrndup(s, n), *p = buf + 3;
 	int rc = -1;
 	h->old_len = h->new_len = 1;
-	char *end;
-	if (*p++ != '-')
+	if (*p++ != '-' || parse_start_len(&p, &h->old_start, &h->old_len))
 		goto out;
-	h->old_start = strtol(p, &end, 10);
-	if (end == p || h->old_start < 0)
-		goto out;
-	p = end;
-	if (*p == ',') {
-		h->old_len = strtol(p + 1, &end, 10);
-		if (end == p + 1 || h->old_len < 0)
-			goto out;
-		p = end;
-	}
 	if (strncmp(p, " +", 2))
 		goto out;
 	p += 2;
-	h->new_start = strtol(p, &end, 10);
-	if (end == p || h->new_start < 0)
+	if (parse_start_len(&p, &h->new_start, &h->new_len))
 		goto out;
-	p = end;
-	if (*p == ',') {
-		h->new_len = strtol(p + 1, &end, 10);
-		if (end == p + 1 || h->new_len < 0)
-			goto out;
-		p = end;
-	}
 	rc = strncmp(p, " @@", 3) ? -1 : 0;
 out:
 	free(buf);
