@@ -214,6 +214,15 @@ static struct mk_var *mk_var_find(struct mk *m, const char *name, size_t len)
 	return NULL;
 }
 
+static void mk_vars_free(struct mk *m)
+{
+	for (size_t i = 0; i < m->n_vars; i++) {
+		free(m->vars[i].name);
+		words_free(&m->vars[i].value);
+	}
+	free(m->vars);
+}
+
 static void mk_expand_into(struct mk *m, const char *text, const char *origin, int depth,
 			   struct words *out);
 
@@ -511,11 +520,7 @@ static void parse_makefile(const char *name, const char *text, struct build_fact
 			words_free(&w);
 		}
 	}
-	for (size_t i = 0; i < ps.m.n_vars; i++) {
-		free(ps.m.vars[i].name);
-		words_free(&ps.m.vars[i].value);
-	}
-	free(ps.m.vars);
+	mk_vars_free(&ps.m);
 	sl_free(&ps.targets);
 	sl_free(&ps.prereqs);
 }
@@ -692,11 +697,7 @@ static void parse_cmake(const char *name, const char *text, struct build_facts *
 		free(cmd);
 	}
 	sb_free(&clean);
-	for (size_t i = 0; i < c.vars.n_vars; i++) {
-		free(c.vars.vars[i].name);
-		words_free(&c.vars.vars[i].value);
-	}
-	free(c.vars.vars);
+	mk_vars_free(&c.vars);
 	sl_free(&c.targets);
 }
 
