@@ -1389,17 +1389,15 @@ static int add_level_folder(const struct scan *sc, const char *dir, const struct
 		if (strcmp(subs.items[i], dir) && header_only(all, subs.items[i]))
 			sl_push(&levels, path_basename(subs.items[i]));
 	sl_free(&subs);
-	if (strcmp(parent, ".")) {
-		subdirs_with_files(all, grand, &subs);
-		for (size_t i = 0; i < subs.n; i++) {
-			const char *name = path_basename(subs.items[i]);
-			/* a code folder (ref/, avx2/) even when it holds a header
-			 * declaring the API too; never another scheme's instance */
-			if (strcmp(subs.items[i], parent) && !junk_dir(name) &&
-			    dir_has_sources(all, subs.items[i]) &&
-			    (generic_dir(name) || !inside_instance_dir(sc, subs.items[i])))
-				sl_push(&sibs, subs.items[i]);
-		}
+	subdirs_with_files(all, grand, &subs);
+	for (size_t i = 0; i < subs.n; i++) {
+		const char *name = path_basename(subs.items[i]);
+		/* a code folder (ref/, avx2/) even when it holds a header
+		 * declaring the API too; never another scheme's instance */
+		if (strcmp(subs.items[i], parent) && !junk_dir(name) &&
+		    dir_has_sources(all, subs.items[i]) &&
+		    (generic_dir(name) || !inside_instance_dir(sc, subs.items[i])))
+			sl_push(&sibs, subs.items[i]);
 	}
 	if (!sibs.n && !dir_has_sources(all, parent)) {
 		sl_free(&levels);
