@@ -444,9 +444,8 @@ int conf_read(const char *path, struct candidate_conf *out, char **err)
 	struct seen_bools seen = { 0 };
 	char *save = data;
 	int rc = 0;
-	char *start = data;
-	if (!strncmp(start, "\xEF\xBB\xBF", 3))
-		start += 3; /* a UTF-8 byte-order mark left by some editors */
+	/* a UTF-8 byte-order mark left by some editors */
+	char *start = data + utf8_bom_len(data, len);
 	/* Split by hand: strtok would merge empty lines and shift numbers. */
 	for (char *p = start; p && !rc;) {
 		char *nl = strchr(p, '\n');

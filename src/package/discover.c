@@ -14,6 +14,7 @@
 #include "package/buildfacts.h"
 #include "package/cscan.h"
 #include "package/discover_int.h"
+#include "util/untrusted.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -347,8 +348,7 @@ const char *dsc_next_directive(const char **cursor)
 static char *parse_define(const char *text, const char *name)
 {
 	size_t nl_name = strlen(name);
-	if (!strncmp(text, "\xEF\xBB\xBF", 3))
-		text += 3;
+	text += utf8_bom_len(text, strnlen(text, 3));
 	for (const char *p = text, *q; (q = dsc_next_directive(&p));) {
 		if (strncmp(q, "define", 6))
 			continue;
