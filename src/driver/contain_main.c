@@ -81,15 +81,13 @@ static void exec_program(unsigned long long nproc, char **argv)
 	_exit(127);
 }
 
-/* Kill every process whose parent is pid, by scanning /proc (each is ours
- * to reap: we are their parent or their subreaper).  Returns how many
- * were signalled. */
-static int kill_children_of(pid_t self)
+/* Kill every process whose parent is self, by scanning /proc (each is
+ * ours to reap: we are their parent or their subreaper). */
+static void kill_children_of(pid_t self)
 {
 	DIR *d = opendir("/proc");
 	if (!d)
-		return 0;
-	int n = 0;
+		return;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		char *end;
@@ -113,11 +111,10 @@ static int kill_children_of(pid_t self)
 		int ppid;
 		if (!paren || sscanf(paren + 1, " %c %d", &state, &ppid) != 2)
 			continue;
-		if (ppid == self && state != 'Z' && kill((pid_t)pid, SIGKILL) == 0)
-			n++;
+		if (ppid == self && state != 'Z')
+			kill((pid_t)pid, SIGKILL);
 	}
 	closedir(d);
-	return n;
 }
 
 /*

@@ -21,48 +21,42 @@ static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static char *base_dir;        /* our cgroup's folder, NULL: cgroups unusable */
 static unsigned long next_id;
 
-/* The cgroup2 mount point from /proc/self/mountinfo, or NULL. */
-static char *cgroup2_mount(void)
+/* pick() of the first line of path it finds something in (allocated),
+ * or NULL. */
+static char *first_line(const char *path, char *(*pick)(const char *line))
 {
 	char *data = NULL;
 	size_t len;
-	if (read_file("/proc/self/mountinfo", &data, &len))
+	if (read_file(path, &data, &len))
 		return NULL;
 	char *found = NULL;
 	for (char *line = data; line && *line && !found;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		/* id parent maj:min root mountpoint options... - fstype source ... */
-		char root[512], point[512];
-		const char *dash = strstr(line, " - ");
-		if (dash && !strncmp(dash + 3, "cgroup2 ", 8) &&
-		    sscanf(line, "%*s %*s %*s %511s %511s", root, point) == 2 && !strcmp(root, "/"))
-			found = xstrdup(point);
+		found = pick(line);
 		line = nl ? nl + 1 : NULL;
 	}
 	free(data);
 	return found;
 }
 
-/* Our own cgroup, "0::<path>" of /proc/self/cgroup, or NULL. */
-static char *own_cgroup(void)
+/* A cgroup2 mount's point, of a line of /proc/self/mountinfo. */
+static char *cgroup2_point(const char *line)
 {
-	char *data = NULL;
-	size_t len;
-	if (read_file("/proc/self/cgroup", &data, &len))
-		return NULL;
-	char *found = NULL;
-	for (char *line = data; line && *line && !found;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, "0::/", 4))
-			found = xstrdup(line + 3);
-		line = nl ? nl + 1 : NULL;
-	}
-	free(data);
-	return found;
+	/* id parent maj:min root mountpoint options... - fstype source ... */
+	char root[512], point[512];
+	const char *dash = strstr(line, " - ");
+	if (dash && !strncmp(dash + 3, "cgroup2 ", 8) &&
+	    sscanf(line, "%*s %*s %*s %511s %511s", root, point) == 2 && !strcmp(root, "/"))
+		return xstrdup(point);
+	return NULL;
+}
+
+/* The path of "0::<path>", a line of /proc/self/cgroup. */
+static char *v2_path(const char *line)
+{
+	return strncmp(line, "0::/", 4) ? NULL : xstrdup(line + 3);
 }
 
 /* Can we make a child cgroup with cgroup.kill below dir? */
@@ -102,7 +96,9 @@ static void remove_stale(const char *dir)
 
 static void probe_cgroups(void)
 {
-	char *mount = cgroup2_mount(), *own = own_cgroup();
+	/* the cgroup2 mount, and our own cgroup below it */
+	char *mount = first_line("/proc/self/mountinfo", cgroup2_point);
+	char *own = first_line("/proc/self/cgroup", v2_path);
 	if (mount && own) {
 		char *dir = xasprintf("%s%s", mount, strcmp(own, "/") ? own : "");
 		if (can_make_cgroups(dir)) {
