@@ -751,8 +751,7 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 	if (rc == 0 && restored && first.st == KAT_PASS)
 		fprintf(stderr, "ngcc-perf: %s %s: PASS with the guide flags: the guide build is "
 			"back\n", u->id, u->stem);
-	if (rc == 0 && first.st == KAT_MISMATCH && !wants_fallback(o, flags, &first) &&
-	    kat_detail_blames_reference(first.detail))
+	if (rc == 0 && first.st == KAT_MISMATCH && kat_detail_blames_reference(first.detail))
 		fprintf(stderr, "ngcc-perf: %s %s: MISMATCH from the reference file (%s); not "
 			"rebuilding with other flags, which cannot change it\n", u->id, u->stem,
 			first.detail);
