@@ -248,6 +248,7 @@ int build_candidates(const struct build_request *r)
 	if (toolchain_problem()) {
 		ngcc_error("%s; unset it to use cc and c++", toolchain_problem());
 		sl_free(&ids);
+		selection_free(&sel);
 		return EXIT_USAGE;
 	}
 	if (build_check_runtime(&err)) {

@@ -398,3 +398,23 @@ char *selection_describe(const struct selection *s)
 	}
 	return sb_detach(&sb);
 }
+
+struct stage_conf *stage_confs_read(const char *workspace, const struct strlist *ids)
+{
+	struct stage_conf *v = xcalloc(ids->n ? ids->n : 1, sizeof *v);
+	for (size_t i = 0; i < ids->n; i++) {
+		char *p = path_joinf(workspace, "candidates/%s/candidate.conf", ids->items[i]);
+		v[i].ok = conf_read(p, &v[i].conf, &v[i].err) == 0;
+		free(p);
+	}
+	return v;
+}
+
+void stage_confs_free(struct stage_conf *confs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		conf_free(&confs[i].conf);
+		free(confs[i].err);
+	}
+	free(confs);
+}

@@ -20,6 +20,7 @@
 #ifndef NGCC_BUILD_SELECT_H
 #define NGCC_BUILD_SELECT_H
 
+#include "package/conf.h"
 #include "util/util.h"
 
 struct selection {
@@ -54,6 +55,17 @@ int selection_resolve(struct selection *s, const char *workspace);
  * Returns as selection_resolve(). */
 int selection_from_ids(struct selection *s, const struct strlist *selectors,
 		       const char *workspace, struct strlist *ids);
+
+/* The candidate.conf of each candidate a stage visits, read once for
+ * both its count of units and its work: confs[i] is ids->items[i]'s;
+ * ok is 0 when it could not be read (err says why: conf_read). */
+struct stage_conf {
+	struct candidate_conf conf;
+	int ok;
+	char *err;
+};
+struct stage_conf *stage_confs_read(const char *workspace, const struct strlist *ids);
+void stage_confs_free(struct stage_conf *confs, size_t n);
 
 /* After selection_resolve(): is instance name (label or stem) of
  * candidate id selected?  Is operation op? (op "pass3" is matched by

@@ -108,22 +108,16 @@ static char *kat_issue_exclusion(const char *ws, const char *cand, const char *l
 	return m.cause;
 }
 
-static char *instance_type(const char *ws, const char *cand, const char *label, int *enabled)
+/* The instance's type and enabled setting in its candidate's conf (NULL:
+ * the conf could not be read). */
+static char *instance_type(struct candidate_conf *conf, const char *label, int *enabled)
 {
-	char *rel = xasprintf("candidates/%s/candidate.conf", cand);
-	char *path = path_join(ws, rel), *err = NULL, *type = NULL;
-	struct candidate_conf conf;
-	free(rel);
-	if (!conf_read(path, &conf, &err)) {
-		struct instance_conf *ic = conf_find_instance(&conf, label);
-		const char *t = ic && ic->type ? ic->type : conf.type;
-		type = t ? xstrdup(t) : NULL;
-		*enabled = !ic || ic->enabled;
-		conf_free(&conf);
-	}
-	free(err);
-	free(path);
-	return type;
+	if (!conf)
+		return NULL;
+	struct instance_conf *ic = conf_find_instance(conf, label);
+	const char *t = ic && ic->type ? ic->type : conf->type;
+	*enabled = !ic || ic->enabled;
+	return t ? xstrdup(t) : NULL;
 }
 
 static void add_unit(struct engine *e, const char *cand, const char *label,
@@ -191,7 +185,8 @@ static void add_type_units(struct engine *e, const char *cand, json_t *inst,
 			add_unit(e, cand, jget_str(inst, "label", NULL), *op, inst, lib, sha);
 }
 
-static void add_instance(struct engine *e, const char *cand, json_t *inst)
+static void add_instance(struct engine *e, const char *cand, struct candidate_conf *conf,
+			 json_t *inst)
 {
 	const char *label = jget_str(inst, "label", NULL);
 	const char *lib = jget_str(inst, "library", NULL);
@@ -204,7 +199,7 @@ static void add_instance(struct engine *e, const char *cand, json_t *inst)
 		return;
 	/* No candidate.conf to say otherwise: a KEM, as the first pipeline was. */
 	int enabled = 1;
-	type = instance_type(e->o.workspace, cand, label, &enabled);
+	type = instance_type(conf, label, &enabled);
 	if (!enabled) {
 		/* build no longer touches it, so its library may be an old one */
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: skipped: enabled = no in "
@@ -298,8 +293,16 @@ static int add_candidate(struct engine *e, const char *cand)
 	json_object_foreach(json_object_get(doc, "instances"), key, inst)
 		sl_push(&keys, key);
 	sl_sort(&keys);
+	/* read once for every instance of the candidate */
+	char *path = path_joinf(e->o.workspace, "candidates/%s/candidate.conf", cand), *why = NULL;
+	struct candidate_conf cc;
+	int have_conf = !conf_read(path, &cc, &why);
 	for (size_t i = 0; i < keys.n; i++)
-		add_instance(e, cand, json_object_get(json_object_get(doc, "instances"), keys.items[i]));
+		add_instance(e, cand, have_conf ? &cc : NULL,
+			     json_object_get(json_object_get(doc, "instances"), keys.items[i]));
+	conf_free(&cc);
+	free(why);
+	free(path);
 	sl_free(&keys);
 	json_decref(doc);
 	return 0;

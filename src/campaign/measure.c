@@ -425,6 +425,9 @@ int measure_phase(struct engine_opts *o, int not_timed_fails)
 		if (rc == EXIT_OK && not_timed_fails && e.not_timed.n)
 			rc = EXIT_FAILED;
 		engine_end(&e, rc);
+		/* the table of what the run has, of the selection resolved above */
+		if (rc == EXIT_OK || rc == EXIT_FAILED)
+			results_print_selected(&e.sel, e.run, stdout);
 	}
 	engine_free(&e);
 	return rc;
@@ -436,12 +439,6 @@ int measure_command(struct engine_opts *o, int memory_pass)
 	struct env_carry carry = { NULL, -1, 0 };
 	o->carry = &carry;
 	int rc = measure_phase(o, 0);
-	if (rc == EXIT_OK || rc == EXIT_FAILED) {
-		char *run = engine_run_dir(o), *abs = path_absolute(run);
-		results_print(o, abs, stdout);
-		free(abs);
-		free(run);
-	}
 	/* The pass takes the run and CPU locks again itself. */
 	if (rc == EXIT_OK || rc == EXIT_FAILED) {
 		memory_record_option(o, memory_pass);

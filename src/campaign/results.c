@@ -144,21 +144,10 @@ static void print_units(const struct row *rows, size_t n, FILE *out)
 	sl_free(&counters);
 }
 
-int results_print(const struct engine_opts *o, const char *run, FILE *out)
+int results_print_selected(const struct selection *sel, const char *run, FILE *out)
 {
-	struct selection sel;
-	selection_init(&sel);
-	for (size_t i = 0; i < o->ids.n; i++)
-		selection_add(&sel, o->ids.items[i]);
-	for (size_t i = 0; i < o->ops.n; i++)
-		selection_add_op(&sel, o->ops.items[i]);
-	if (!selection_is_all(&sel) && selection_resolve(&sel, o->workspace)) {
-		selection_free(&sel);
-		return -1;
-	}
 	struct row *rows;
-	size_t n = read_rows(run, &sel, &rows);
-	selection_free(&sel);
+	size_t n = read_rows(run, sel, &rows);
 	if (!n) {
 		fprintf(out, "results: no complete timing record in %s yet\n", run);
 		free(rows);
@@ -184,4 +173,18 @@ int results_print(const struct engine_opts *o, const char *run, FILE *out)
 	free(rows);
 	fflush(out);
 	return (int)n;
+}
+
+int results_print(const struct engine_opts *o, const char *run, FILE *out)
+{
+	struct selection sel;
+	selection_init(&sel);
+	for (size_t i = 0; i < o->ids.n; i++)
+		selection_add(&sel, o->ids.items[i]);
+	for (size_t i = 0; i < o->ops.n; i++)
+		selection_add_op(&sel, o->ops.items[i]);
+	int n = !selection_is_all(&sel) && selection_resolve(&sel, o->workspace) ? -1 :
+		results_print_selected(&sel, run, out);
+	selection_free(&sel);
+	return n;
 }

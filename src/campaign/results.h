@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "build/select.h"
 #include "campaign/engine.h"
 
 /* Print the table of run (absolute) to out: the complete records of the
@@ -19,5 +20,8 @@
  * Returns the number of rows (0: a line says there is no figure yet), or -1
  * after an error message (a selector that matches nothing). */
 int results_print(const struct engine_opts *o, const char *run, FILE *out);
+/* The same for a selection already resolved (or selecting everything):
+ * the measuring phase's own, so that it is not resolved again. */
+int results_print_selected(const struct selection *sel, const char *run, FILE *out);
 
 #endif

@@ -267,26 +267,25 @@ static void check_instance(const struct check_opts *o, const char *cand, const c
 }
 
 static void check_candidate(const struct check_opts *o, const struct selection *sel,
-			    const char *id, struct totals *tot)
+			    const char *id, const struct stage_conf *sc, struct totals *tot)
 {
 	char *conf_path = xasprintf("%s/candidates/%s/candidate.conf", o->workspace, id);
-	struct candidate_conf conf;
+	const struct candidate_conf *conf = &sc->conf;
 	char *err = NULL;
 	json_t *doc = NULL;
-	memset(&conf, 0, sizeof conf);
 	if (!path_is_file(conf_path)) {
 		ngcc_error("%s: no such candidate in %s (no %s); add it with `ngcc-perf add PACKAGE "
 			   "--id %s`", id, o->workspace, conf_path, id);
 		note_exit(tot, EXIT_INPUT);
-	} else if (conf_read(conf_path, &conf, &err)) {
-		ngcc_error("%s (fix the file, or re-add the candidate)", err);
+	} else if (!sc->ok) {
+		ngcc_error("%s (fix the file, or re-add the candidate)", sc->err);
 		note_exit(tot, EXIT_INPUT);
 	} else if (!(doc = build_json_load(o->workspace, id, &err))) {
 		ngcc_error("%s", err);
 		note_exit(tot, EXIT_INPUT);
 	} else {
-		for (size_t i = 0; i < conf.n_inst; i++) {
-			struct instance_conf *ic = &conf.inst[i];
+		for (size_t i = 0; i < conf->n_inst; i++) {
+			const struct instance_conf *ic = &conf->inst[i];
 			if (!selection_has_instance(sel, id, ic->label))
 				continue;
 			if (!ic->enabled) {
@@ -295,37 +294,28 @@ static void check_candidate(const struct check_opts *o, const struct selection *
 				continue;
 			}
 			char *stem = build_stem(ic), *key = build_json_key(id, stem);
-			check_instance(o, id, conf.type, ic, build_json_entry(doc, key), tot);
+			check_instance(o, id, conf->type, ic, build_json_entry(doc, key), tot);
 			free(stem);
 			free(key);
 		}
 	}
 	json_decref(doc);
-	conf_free(&conf);
 	free(err);
 	free(conf_path);
 }
 
 static int count_units(const struct check_opts *o, const struct selection *sel,
-		       const struct strlist *ids)
+		       const struct strlist *ids, const struct stage_conf *confs)
 {
 	int n = 0, per = 0;
 	for (int id = 0; id < CHECK_N; id++)
 		per += wanted(o, (enum check_id)id);
 	for (size_t i = 0; i < ids->n; i++) {
-		char *p = xasprintf("%s/candidates/%s/candidate.conf", o->workspace, ids->items[i]);
-		struct candidate_conf c;
-		char *err = NULL;
-		memset(&c, 0, sizeof c);
-		if (!conf_read(p, &c, &err))
-			for (size_t k = 0; k < c.n_inst; k++)
-				n += (c.inst[k].enabled &&
-				      selection_has_instance(sel, ids->items[i], c.inst[k].label) &&
-				      type_checked(c.inst[k].type ? c.inst[k].type
-											: c.type)) * per;
-		free(err);
-		conf_free(&c);
-		free(p);
+		const struct candidate_conf *c = &confs[i].conf;
+		for (size_t k = 0; confs[i].ok && k < c->n_inst; k++)
+			n += (c->inst[k].enabled &&
+			      selection_has_instance(sel, ids->items[i], c->inst[k].label) &&
+			      type_checked(c->inst[k].type ? c->inst[k].type : c->type)) * per;
 	}
 	return n;
 }
@@ -365,10 +355,12 @@ static int check_all(const struct check_opts *o)
 	free(dir);
 	struct totals tot;
 	memset(&tot, 0, sizeof tot);
-	progress_init(&tot.progress, o->tty, "check", count_units(o, &sel, &ids), 0);
+	struct stage_conf *confs = stage_confs_read(o->workspace, &ids);
+	progress_init(&tot.progress, o->tty, "check", count_units(o, &sel, &ids, confs), 0);
 	for (size_t i = 0; i < ids.n; i++)
-		check_candidate(o, &sel, ids.items[i], &tot);
+		check_candidate(o, &sel, ids.items[i], &confs[i], &tot);
 	progress_clear(&tot.progress);
+	stage_confs_free(confs, ids.n);
 	sl_free(&ids);
 	selection_free(&sel);
 	int records = tot.clean + tot.found + tot.incomplete + tot.skipped;

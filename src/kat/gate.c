@@ -751,8 +751,7 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 	if (rc == 0 && restored && first.st == KAT_PASS)
 		fprintf(stderr, "ngcc-perf: %s %s: PASS with the guide flags: the guide build is "
 			"back\n", u->id, u->stem);
-	if (rc == 0 && first.st == KAT_MISMATCH && !wants_fallback(o, flags, &first) &&
-	    kat_detail_blames_reference(first.detail))
+	if (rc == 0 && first.st == KAT_MISMATCH && kat_detail_blames_reference(first.detail))
 		fprintf(stderr, "ngcc-perf: %s %s: MISMATCH from the reference file (%s); not "
 			"rebuilding with other flags, which cannot change it\n", u->id, u->stem,
 			first.detail);
@@ -841,14 +840,13 @@ static void note_exit(struct kat_totals *t, int code)
 }
 
 static void kat_candidate(const struct kat_gate_opts *o, const struct selection *sel, const char *id,
-			  struct kat_totals *t)
+			  struct stage_conf *sc, struct kat_totals *t)
 {
 	char *conf_path = path_joinf(o->workspace, "candidates/%s/candidate.conf", id);
 	char *manifest_path = path_joinf(o->workspace, "candidates/%s/kat.sha256", id);
 	char *bj_path = build_json_path(o->workspace, id);
-	struct candidate_conf conf;
+	struct candidate_conf *conf = &sc->conf;
 	char *err = NULL;
-	memset(&conf, 0, sizeof conf);
 	if (!path_is_file(conf_path)) {
 		ngcc_error("%s: no such candidate in %s (no %s); add it with "
 			   "`ngcc-perf add PACKAGE --id %s`", id, o->workspace,
@@ -856,8 +854,8 @@ static void kat_candidate(const struct kat_gate_opts *o, const struct selection 
 		note_exit(t, EXIT_INPUT);
 		goto out;
 	}
-	if (conf_read(conf_path, &conf, &err) != 0) {
-		ngcc_error("%s (fix the file, or re-add the candidate)", err);
+	if (!sc->ok) {
+		ngcc_error("%s (fix the file, or re-add the candidate)", sc->err);
 		note_exit(t, EXIT_INPUT);
 		goto out;
 	}
@@ -884,8 +882,8 @@ static void kat_candidate(const struct kat_gate_opts *o, const struct selection 
 	if (path_is_dir(kat_dir))
 		atomic_sweep_stale(kat_dir);
 	free(kat_dir);
-	for (size_t i = 0; i < conf.n_inst; i++) {
-		struct instance_conf *ic = &conf.inst[i];
+	for (size_t i = 0; i < conf->n_inst; i++) {
+		struct instance_conf *ic = &conf->inst[i];
 		if (!selection_has_instance(sel, id, ic->label))
 			continue;
 		if (!ic->enabled) {
@@ -893,7 +891,7 @@ static void kat_candidate(const struct kat_gate_opts *o, const struct selection 
 				id, ic->label, id);
 			continue;
 		}
-		struct kat_unit u = { .o = o, .conf = &conf, .ic = ic, .id = id };
+		struct kat_unit u = { .o = o, .conf = conf, .ic = ic, .id = id };
 		u.stem = build_stem(ic);
 		u.key = build_json_key(id, u.stem);
 		u.selftest = ic->variant && !strcmp(ic->variant, BASELINE_VARIANT);
@@ -919,34 +917,24 @@ static void kat_candidate(const struct kat_gate_opts *o, const struct selection 
 		free(u.stem);
 		free(u.key);
 	}
-	gate_report_equal_sizes(o->workspace, id, &conf);
+	gate_report_equal_sizes(o->workspace, id, conf);
 	free(manifest);
 	json_decref(doc);
 out:
 	free(err);
-	conf_free(&conf);
 	free(conf_path);
 	free(manifest_path);
 	free(bj_path);
 }
 
-static int count_instances(const char *workspace, const struct selection *sel,
-			   const struct strlist *ids)
+static int count_instances(const struct selection *sel, const struct strlist *ids,
+			   const struct stage_conf *confs)
 {
 	int n = 0;
-	for (size_t i = 0; i < ids->n; i++) {
-		char *p = path_joinf(workspace, "candidates/%s/candidate.conf", ids->items[i]);
-		struct candidate_conf c;
-		char *err = NULL;
-		memset(&c, 0, sizeof c);
-		if (conf_read(p, &c, &err) == 0)
-			for (size_t k = 0; k < c.n_inst; k++)
-				n += c.inst[k].enabled &&
-				     selection_has_instance(sel, ids->items[i], c.inst[k].label);
-		free(err);
-		conf_free(&c);
-		free(p);
-	}
+	for (size_t i = 0; i < ids->n; i++)
+		for (size_t k = 0; confs[i].ok && k < confs[i].conf.n_inst; k++)
+			n += confs[i].conf.inst[k].enabled &&
+			     selection_has_instance(sel, ids->items[i], confs[i].conf.inst[k].label);
 	return n;
 }
 
@@ -987,10 +975,12 @@ int kat_gate(const struct kat_gate_opts *o, const struct strlist *given)
 		return rc ? rc : EXIT_INPUT;
 	}
 	struct kat_totals t = { 0 };
-	t.n = count_instances(o->workspace, &sel, &ids);
+	struct stage_conf *confs = stage_confs_read(o->workspace, &ids);
+	t.n = count_instances(&sel, &ids, confs);
 	for (size_t i = 0; i < ids.n; i++)
-		kat_candidate(o, &sel, ids.items[i], &t);
+		kat_candidate(o, &sel, ids.items[i], &confs[i], &t);
 	progress(o, &t, NULL, NULL);
+	stage_confs_free(confs, ids.n);
 	sl_free(&ids);
 	selection_free(&sel);
 	if (t.worst_exit > EXIT_FAILED)

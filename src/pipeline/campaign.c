@@ -243,9 +243,6 @@ int campaign_run(struct campaign_request *r)
 		/* Profile and report only when measuring ran: a refusal or an
 		 * error of our own stops the chain. */
 		if (rc <= EXIT_FAILED) {
-			char *abs = path_absolute(run);
-			results_print(o, abs, stdout);
-			free(abs);
 			memory_record_option(o, r->memory_pass);
 			if (r->memory_pass)
 				rc = worse(rc, memory_phase(o));
