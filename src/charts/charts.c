@@ -438,7 +438,7 @@ static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
 				}
 				p = xrealloc(p, (n + 1) * sizeof *p);
 				p[n++] = (struct svg_point){ in->label, bytes, cyc, (int)o };
-				sl_push_owned(&labels, xasprintf("%s", c->id));
+				sl_push(&labels, c->id);
 			}
 		}
 	}

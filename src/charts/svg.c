@@ -165,35 +165,27 @@ static double legend_entry_width(const char *name)
 }
 
 /* Legend entries from (x, y), wrapping to a new row 16 px lower before an
- * entry would pass max_x; returns the number of rows. */
-static int legend_rows(double x, const char *const *names, size_t n, double max_x)
+ * entry would pass max_x; returns the number of rows.  With sb NULL only
+ * the rows are counted (colours may then be NULL). */
+static int legend_wrapped(struct strbuf *sb, double x, double y, const char *const *names,
+			  const char *const *colours, size_t n, double max_x)
 {
 	int rows = 1;
 	double at = x;
 	for (size_t i = 0; i < n; i++) {
 		if (at > x && at + legend_entry_width(names[i]) - 10 > max_x) {
 			rows++;
+			y += 16;
 			at = x;
+		}
+		if (sb) {
+			sb_addf(sb, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" "
+				"fill=\"%s\"/>\n", at, y - 9, colours[i]);
+			text_at(sb, at + 14, y, "start", "legend", names[i]);
 		}
 		at += legend_entry_width(names[i]);
 	}
 	return rows;
-}
-
-static void legend_wrapped(struct strbuf *sb, double x, double y, const char *const *names,
-			   const char *const *colours, size_t n, double max_x)
-{
-	double at = x;
-	for (size_t i = 0; i < n; i++) {
-		if (at > x && at + legend_entry_width(names[i]) - 10 > max_x) {
-			y += 16;
-			at = x;
-		}
-		sb_addf(sb, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
-			at, y - 9, colours[i]);
-		text_at(sb, at + 14, y, "start", "legend", names[i]);
-		at += legend_entry_width(names[i]);
-	}
 }
 
 static void legend(struct strbuf *sb, double x, double y, const char *const *names,
@@ -484,7 +476,7 @@ char *svg_lines_loglog(const struct svg_chart_text *t, const struct svg_line *l,
 	 * and a legend of several rows makes it taller */
 	double right = fmax(LOGLOG_RIGHT, 14 + name_w), plot_w = LOGLOG_W - LOGLOG_LEFT - LOGLOG_RIGHT;
 	double w = left + plot_w + right;
-	int rows = legend_rows(8, names, n, w - 8);
+	int rows = legend_wrapped(NULL, 8, 38, names, NULL, n, w - 8);
 	double top = LOGLOG_TOP + 16.0 * (rows - 1), h = LOGLOG_H + 16.0 * (rows - 1);
 	struct log_axis ax, ay;
 	log_axis_fit(&ax, xmin, xmax, left, left + plot_w);

@@ -57,9 +57,9 @@ struct pub {
 	json_t *builds;             /* cand -> its build.json, as loaded for the checks */
 };
 
-/* build.json's "instances" of cand (from the workspace, loaded once), or
- * NULL with a message printed. */
-static const json_t *cand_instances(struct pub *p, const char *cand)
+/* cand's build.json (from the workspace, loaded once: the checks and
+ * publish_build share it), or NULL with a message printed. */
+static const json_t *cand_build(struct pub *p, const char *cand)
 {
 	if (!p->builds)
 		p->builds = json_object();
@@ -74,7 +74,14 @@ static const json_t *cand_instances(struct pub *p, const char *cand)
 		}
 		json_object_set_new(p->builds, cand, b);
 	}
-	return json_object_get(b, "instances");
+	return b;
+}
+
+/* build.json's "instances" of cand, or NULL with a message printed. */
+static const json_t *cand_instances(struct pub *p, const char *cand)
+{
+	const json_t *b = cand_build(p, cand);
+	return b ? json_object_get(b, "instances") : NULL;
 }
 
 /* The rule validate applies to the document at rel (evidence/accept.h):
@@ -431,11 +438,8 @@ static int publish_build(struct pub *p)
 	json_object_set_new(doc, "instances", all);
 	for (size_t i = 0; i < p->cands.n && !rc; i++) {
 		const char *cand = p->cands.items[i];
-		char *err = NULL;
-		json_t *b = build_json_load(p->o->workspace, cand, &err);
+		const json_t *b = cand_build(p, cand);
 		if (!b) {
-			ngcc_error("%s", err);
-			free(err);
 			rc = -1;
 			break;
 		}
@@ -461,7 +465,6 @@ static int publish_build(struct pub *p)
 			if (rc)
 				break;
 		}
-		json_decref(b);
 	}
 	if (!rc)
 		rc = write_json(p, "build.json", doc);

@@ -738,18 +738,20 @@ static void free_peers(struct dataset *ds)
 	ds->n_peers = 0;
 }
 
+/* One record or profile entry (ds_record and ds_profile alike). */
+static void entry_free(char *op, char *relpath, json_t *j)
+{
+	free(op);
+	free(relpath);
+	json_decref(j);
+}
+
 static void instance_free(struct ds_instance *in)
 {
-	for (size_t r = 0; r < in->n_rec; r++) {
-		free(in->rec[r].op);
-		free(in->rec[r].relpath);
-		json_decref(in->rec[r].j);
-	}
-	for (size_t r = 0; r < in->n_prof; r++) {
-		free(in->prof[r].op);
-		free(in->prof[r].relpath);
-		json_decref(in->prof[r].j);
-	}
+	for (size_t r = 0; r < in->n_rec; r++)
+		entry_free(in->rec[r].op, in->rec[r].relpath, in->rec[r].j);
+	for (size_t r = 0; r < in->n_prof; r++)
+		entry_free(in->prof[r].op, in->prof[r].relpath, in->prof[r].j);
 	for (size_t r = 0; r < in->n_extra; r++) {
 		free(in->extra_item[r]);
 		free(in->extra_path[r]);
@@ -792,29 +794,26 @@ static const char *extra_op(const char *item)
 	return sp ? sp + 1 : item;
 }
 
+/* 1 if the entry's operation is kept; else the entry is freed. */
+static int entry_kept(const struct ds_keep *k, char *op, char *relpath, json_t *j)
+{
+	if (k->keep_op(k->ctx, op))
+		return 1;
+	entry_free(op, relpath, j);
+	return 0;
+}
+
 static void keep_ops(struct ds_instance *in, const struct ds_keep *k)
 {
 	size_t n = 0;
-	for (size_t r = 0; r < in->n_rec; r++) {
-		if (k->keep_op(k->ctx, in->rec[r].op)) {
+	for (size_t r = 0; r < in->n_rec; r++)
+		if (entry_kept(k, in->rec[r].op, in->rec[r].relpath, in->rec[r].j))
 			in->rec[n++] = in->rec[r];
-			continue;
-		}
-		free(in->rec[r].op);
-		free(in->rec[r].relpath);
-		json_decref(in->rec[r].j);
-	}
 	in->n_rec = n;
 	n = 0;
-	for (size_t r = 0; r < in->n_prof; r++) {
-		if (k->keep_op(k->ctx, in->prof[r].op)) {
+	for (size_t r = 0; r < in->n_prof; r++)
+		if (entry_kept(k, in->prof[r].op, in->prof[r].relpath, in->prof[r].j))
 			in->prof[n++] = in->prof[r];
-			continue;
-		}
-		free(in->prof[r].op);
-		free(in->prof[r].relpath);
-		json_decref(in->prof[r].j);
-	}
 	in->n_prof = n;
 	n = 0;
 	for (size_t r = 0; r < in->n_extra; r++) {

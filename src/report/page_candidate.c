@@ -833,13 +833,10 @@ static void evidence_index(struct cpage *p)
 
 /* ---- the page ---------------------------------------------------------- */
 
-char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
-		     int extensions, size_t *len)
+char *page_candidate_charted(const struct dataset *ds, const struct ds_candidate *c,
+			     const struct site_charts *charts, size_t *len)
 {
-	struct site_charts charts = { NULL, 0 };
-	if (extensions)
-		site_candidate_charts(ds, c, &charts);
-	struct cpage p = { ds, c, MD_PAGE_INIT, extensions ? &charts : NULL };
+	struct cpage p = { ds, c, MD_PAGE_INIT, charts };
 	header(&p);
 	basic_information(&p);
 	environment(&p);
@@ -851,7 +848,17 @@ char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
 	if (strcmp(c->type, "hash"))
 		symmetric(&p);
 	evidence_index(&p);
-	candidate_extensions(&p.md, ds, c, extensions, p.charts);
-	site_charts_free(&charts);
+	candidate_extensions(&p.md, ds, c, charts != NULL, charts);
 	return md_finish(&p.md, len);
+}
+
+char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
+		     int extensions, size_t *len)
+{
+	struct site_charts charts = { NULL, 0 };
+	if (extensions)
+		site_candidate_charts(ds, c, &charts);
+	char *md = page_candidate_charted(ds, c, extensions ? &charts : NULL, len);
+	site_charts_free(&charts);
+	return md;
 }

@@ -164,25 +164,26 @@ static char *finish_unless_empty(struct md_page *page, size_t rows, size_t *len)
 	return NULL;
 }
 
-/* Does the candidate have a row against any other system? */
-static int compared(const struct dataset *const *sys, size_t n, const char *cand)
+/* Does candidate c have a row against any other system (rows[s], nr[s]
+ * of sys[s] for s >= 1)? */
+static int compared(const struct ds_candidate *c, struct cmp_row *const *rows,
+		    const size_t *nr, size_t n)
 {
-	for (size_t s = 1; s < n; s++) {
-		size_t nr = 0;
-		free(collect_rows(sys[0], sys[s], cand, &nr));
-		if (nr)
-			return 1;
-	}
+	for (size_t s = 1; s < n; s++)
+		for (size_t i = 0; i < nr[s]; i++)
+			if (rows[s][i].c == c)
+				return 1;
 	return 0;
 }
 
 /* "Per candidate: [a](compare-a.md) · …", the pages of page_compare_candidate. */
-static void candidate_links(struct md_page *md, const struct dataset *const *sys, size_t n)
+static void candidate_links(struct md_page *md, const struct dataset *base,
+			    struct cmp_row *const *rows, const size_t *nr, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < sys[0]->n_cand; i++) {
-		const char *cand = sys[0]->cand[i].id;
-		if (!compared(sys, n, cand))
+	for (size_t i = 0; i < base->n_cand; i++) {
+		const char *cand = base->cand[i].id;
+		if (!compared(&base->cand[i], rows, nr, n))
 			continue;
 		char *page = compare_candidate_page_name(cand), *link = md_link(cand, page);
 		sb_addf(&sb, "%s%s", sb.len ? " \xc2\xb7 " : "Per candidate: ", link);
@@ -260,26 +261,30 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 		  "is the one to read across clocks. A ratio more than twice or less than half "
 		  "the median cycle ratio of its section is flagged `outlier`.", base->system_id,
 		  base->system_id);
-	candidate_links(&page, sys, n);
+	/* every system's rows first: the links name the candidates they hold */
+	struct cmp_row **rows = xcalloc(n, sizeof *rows);
+	size_t *nr = xcalloc(n, sizeof *nr);
+	for (size_t s = 1; s < n; s++)
+		rows[s] = collect_rows(base, sys[s], NULL, &nr[s]);
+	candidate_links(&page, base, rows, nr, n);
 	for (size_t s = 1; s < n; s++) {
-		size_t nr = 0;
-		struct cmp_row *rows = collect_rows(base, sys[s], NULL, &nr);
-		if (!nr) {
-			free(rows);
+		if (!nr[s])
 			continue;
-		}
-		total += nr;
+		total += nr[s];
 		md_blockf(&page, "## %s against %s", sys[s]->system_id, base->system_id);
 		emulation_notes(&page, base, sys[s]);
-		char *img = cmp_chart(sys[s], base->system_id, rows, nr, &charts[s]);
+		char *img = cmp_chart(sys[s], base->system_id, rows[s], nr[s], &charts[s]);
 		md_block(&page, img);
 		free(img);
-		double median = median_ratio(rows, nr);
+		double median = median_ratio(rows[s], nr[s]);
 		for (size_t k = 0; k < sizeof type_heading / sizeof *type_heading; k++)
-			cmp_table(&page, rows, nr, type_heading[k][0], base->system_id,
+			cmp_table(&page, rows[s], nr[s], type_heading[k][0], base->system_id,
 				  sys[s]->system_id, median);
-		free(rows);
 	}
+	for (size_t s = 1; s < n; s++)
+		free(rows[s]);
+	free(rows);
+	free(nr);
 	return finish_unless_empty(&page, total, len);
 }
 

@@ -14,6 +14,12 @@
 
 char *page_candidate(const struct dataset *ds, const struct ds_candidate *c,
 		     int extensions, size_t *len);
+/* The same page with the candidate's charts already drawn
+ * (site_candidate_charts) by a caller that also writes their files; NULL
+ * without extensions. */
+struct site_charts;
+char *page_candidate_charted(const struct dataset *ds, const struct ds_candidate *c,
+			     const struct site_charts *charts, size_t *len);
 char *page_summary(const struct dataset *ds, size_t *len);
 char *page_method(const struct dataset *ds, size_t *len);
 /* One share column per registered system; systems[] are the datasets of

@@ -84,23 +84,25 @@ static void system_pages(const struct dataset *ds, int extensions, struct report
 	add(out, xasprintf("%s/index.md", ds->system_id), d, len);
 	d = page_method(ds, &len);
 	add(out, xasprintf("%s/method.md", ds->system_id), d, len);
+	/* each candidate's charts, drawn once: shown on its page, then written */
+	struct site_charts *ch = xcalloc(ds->n_cand + 1, sizeof *ch);
 	for (size_t i = 0; i < ds->n_cand; i++) {
-		d = page_candidate(ds, &ds->cand[i], extensions, &len);
+		if (extensions)
+			site_candidate_charts(ds, &ds->cand[i], &ch[i]);
+		d = page_candidate_charted(ds, &ds->cand[i], extensions ? &ch[i] : NULL, &len);
 		add(out, xasprintf("%s/%s.md", ds->system_id, ds->cand[i].id), d, len);
 	}
-	if (!extensions)
-		return;
-	if (ds_has_checks(ds)) {
+	if (extensions && ds_has_checks(ds)) {
 		d = page_checks(ds, &len);
 		add(out, xasprintf("%s/checks.md", ds->system_id), d, len);
 	}
-	/* one chart list, in page order, so two renders list the same files */
-	struct site_charts ch = { NULL, 0 };
-	for (size_t i = 0; i < ds->n_cand; i++)
-		site_candidate_charts(ds, &ds->cand[i], &ch);
-	chart_files(ds, &ch, out);
+	/* in page order, so two renders list the same files */
+	for (size_t i = 0; i < ds->n_cand; i++) {
+		chart_files(ds, &ch[i], out);
+		site_charts_free(&ch[i]);
+	}
+	free(ch);
 	chart_files(ds, &sum, out);
-	site_charts_free(&ch);
 	site_charts_free(&sum);
 }
 

@@ -29,7 +29,7 @@ static int path_within(const char *a, const char *b)
 	return !strncmp(a, b, n) && (a[n] == '\0' || a[n] == '/' || (n == 1 && b[0] == '/'));
 }
 
-static int dir_is_empty(const char *dir)
+int report_dir_is_empty(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -87,7 +87,7 @@ static int claim_out_dir(const char *workspace, const char *run, const char *out
 		ngcc_error("%s exists and is not a folder; give another --out", out);
 		return EXIT_USAGE;
 	}
-	if (!path_is_dir(out) || dir_is_empty(out))
+	if (!path_is_dir(out) || report_dir_is_empty(out))
 		return EXIT_OK;
 	char *theirs = marker_run(out), *ours = run_identity(run), *own = report_default_out(run);
 	int rc = EXIT_OK;

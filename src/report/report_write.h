@@ -21,6 +21,10 @@ struct report_written {
  * silently overwritten with another's. */
 #define REPORT_MARKER ".ngcc-perf-report"
 
+/* 1 if dir holds no entry but "." and ".." (dot files count), or cannot be
+ * opened; also the site's check of its output folder. */
+int report_dir_is_empty(const char *dir);
+
 /* The default page folder of a run: <run>/reports.  Caller frees. */
 char *report_default_out(const char *run);
 

@@ -1,11 +1,12 @@
 /* files.c — see files.h: the file list, writing it out, the link check. */
 #include "site/files.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "report/report_write.h"
 
 /* ---- file list ------------------------------------------------------------------ */
 
@@ -68,19 +69,6 @@ char *site_root_of(const char *path)
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-static int dir_is_empty(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int empty = 1;
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = 0;
-	if (d)
-		closedir(d);
-	return empty;
-}
-
 int site_write(const struct site_files *f, const char *dir, char **err)
 {
 	char *marker = path_join(dir, SITE_MARKER);
@@ -95,7 +83,7 @@ int site_write(const struct site_files *f, const char *dir, char **err)
 	} else if (path_exists(dir) && !path_is_dir(dir)) {
 		*err = xasprintf("%s exists and is not a directory; give another --out", dir);
 		rc = EXIT_USAGE;
-	} else if (path_is_dir(dir) && !dir_is_empty(dir) && !path_exists(marker)) {
+	} else if (path_is_dir(dir) && !report_dir_is_empty(dir) && !path_exists(marker)) {
 		*err = xasprintf("%s is not empty and holds no site of ours (no %s); give a new "
 				 "or empty --out directory", dir, SITE_MARKER);
 		rc = EXIT_USAGE;

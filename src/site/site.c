@@ -335,8 +335,8 @@ void site_category_pages(const char *sys, const char *summary_md, struct site_fi
 		/* the section brings its chart (report.c puts it after the table) */
 		char *page = xasprintf(
 			"[Performance measurements](../index.md) \xe2\x80\xba [%s](index.md) \xe2\x80\xba %s\n\n"
-			"# %s \xe2\x80\x94 system %s\n%s%s", sys, categories[i].title,
-			categories[i].title, sys, section, "");
+			"# %s \xe2\x80\x94 system %s\n%s", sys, categories[i].title,
+			categories[i].title, sys, section);
 		char *path = xasprintf("%s/%s.md", sys, categories[i].file);
 		site_files_add(out, path, page, strlen(page));
 		if (names)
