@@ -2,7 +2,6 @@
 #include "evidence/json.h"
 #include "proc/spawn.h"
 #include "util/atomic.h"
-#include "util/numparse.h"
 #include "util/untrusted.h"
 #include "util/util.h"
 
@@ -54,9 +53,11 @@ size_t evidence_total_max(void)
 {
 	static size_t max;
 	if (!max) {
-		long long mib;
+		const char *v = getenv(EVIDENCE_TOTAL_ENV);
+		char *end = NULL;
+		unsigned long long mib = v && *v ? strtoull(v, &end, 10) : 0;
 		size_t m = EVIDENCE_TOTAL_MAX;
-		if (!parse_whole(getenv(EVIDENCE_TOTAL_ENV), 1, (long long)((size_t)-1 >> 20), &mib))
+		if (end && !*end && mib > 0 && mib <= ((size_t)-1 >> 20))
 			m = (size_t)mib << 20;
 		max = m;
 	}
