@@ -202,6 +202,15 @@ static enum cmp_verdict verdict_of(const struct cmp_ratio *x, double threshold)
 	return CMP_SAME;
 }
 
+/*
+ * EXTENSION POINT — per-call samples (issue 28 item 1, samples/, format
+ * ngcc-perf/samples/1): when both sides hold the samples of a unit, the
+ * interval could be drawn from them instead of the trials (many more
+ * values, the same resampling scheme).  Not done: the interval is always a
+ * bootstrap over the trials, which every record has, and every output says
+ * so (cmp_method_sentence); a sample-based interval must say which it used
+ * per row.
+ */
 static void compare_records(struct cmp_result *r, struct cmp_row *row, const struct ds_record *ra,
 			    const struct ds_record *rb)
 {
