@@ -63,7 +63,8 @@ static char *value_text(const json_t *v)
 		return xstrdup("\xe2\x80\x93");
 	if (json_is_string(v))
 		return xstrdup(json_string_value(v));
-	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS |
+			     JSON_REAL_PRECISION(12));
 	char *out = xstrdup(s ? s : "?");
 	free(s);
 	return out;
