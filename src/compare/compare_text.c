@@ -43,8 +43,8 @@ char *cmp_method_sentence(const struct cmp_result *r)
 		"the record's trials; cycles the same way where both sides have them).  "
 		"Its 95 %% interval is a percentile bootstrap over the trials: %u resamples, "
 		"each drawing every side's trials with replacement; deterministic (splitmix64 "
-		"seeded per row with the first 8 bytes of SHA-256(\"<candidate>/<instance>/"
-		"<operation>\") xor %llu).  A row is a regression when the whole interval lies "
+		"seeded per row with the first 8 bytes of the SHA-256 of `<candidate>/<instance>/"
+		"<operation>` xor %llu).  A row is a regression when the whole interval lies "
 		"above 1 + %g %%, an improvement when it lies below 1 \xe2\x88\x92 %g %%, and "
 		"otherwise no significant change.",
 		r->opts.resamples, (unsigned long long)r->opts.seed, 100 * r->opts.threshold,
