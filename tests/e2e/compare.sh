@@ -71,6 +71,10 @@ for f in index.html style.css compare.md compare.csv compare-ratio.svg compare-r
 done
 [ "$(grep -c 'class="mark' "$ws/slow-site/index.html")" -eq 1 ] ||
 	fail "the page's chart does not draw one mark for its one row"
+# A second --out into the same folder replaces the page.
+ngcc compare runs/m runs/m --map examplekem=slowkem --threshold 10 --out slow-site \
+	>"$tmp/slow2.out" 2>&1 || [ $? -eq 1 ] || { cat "$tmp/slow2.out"; fail "a second --out"; }
+has "$tmp/slow2.out" "file(s) in $ws/slow-site"
 # Deterministic: the same inputs give the same bytes.
 ngcc compare runs/m runs/m --map examplekem=slowkem --threshold 10 --csv slow2.csv \
 	>/dev/null 2>&1 || true
