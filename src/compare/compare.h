@@ -12,11 +12,11 @@
  * and the per-candidate "what changed" report call the same functions.
  *
  * API (stable):
- *   struct cmp_opts o = CMP_OPTS_DEFAULT;      threshold, resamples
- *   struct cmp_result r;
- *   cmp_compute(&a, &b, &o, &r);               rows in A's order
+ *   struct cmp_opts o = CMP_OPTS_DEFAULT;      threshold, resamples, names, filter
+ *   struct cmp_result r;  char *err;
+ *   cmp_compute(&a, &b, &o, &r, &err);         rows in A's order; -1: bad opts
  *   cmp_exit_status(&r)                        0 / 1 (EXIT_FAILED: regression)
- *   char *md = cmp_markdown(&r, 2);            Markdown sections, heading level 2
+ *   char *md = cmp_markdown(&r, 2, NULL);      Markdown sections, heading level 2
  *   char *csv = cmp_csv(&r);  char *txt = cmp_text(&r);
  *   cmp_free(&r);
  * A candidate filter (cmp_opts.only_candidate) restricts both sides to one
