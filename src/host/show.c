@@ -65,6 +65,9 @@ static void print_clock(const json_t *env)
 
 	if (source && !strcmp(source, "reference-ticks"))
 		line = xasprintf("%s [probe measured reference ticks per second: no hardware cycle counter]", text);
+	else if (source && !strcmp(source, "pinned-clock-cycles"))
+		line = xasprintf("%s [probe measured cntvct_el0 ticks converted at the pinned clock: "
+				 "not an independent measure of the core clock]", text);
 	else
 		line = xstrdup(text);
 	print_row("clock", line);

@@ -6,7 +6,7 @@
  * fake register read, the plausible-rate rule, the pinned clock from a
  * fake /sys tree (hostfs_set_root), the exact tick-to-cycle conversion,
  * the choice between converted cycles and reference ticks, and the unit
- * facts and words that records and pages carry.
+ * facts and words that records, pages and the clock probe carry.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "evidence/json.h"
+#include "host/clock.h"
 #include "host/counter_arm64.h"
 #include "host/counter_unit.h"
 #include "host/hostfs.h"
@@ -359,6 +360,21 @@ static void test_ticks_or_cycles(void **state)
 	assert_false(counter_name_counts_ticks("none"));
 }
 
+/* The clock probe over converted ticks measures the pinned clock it was
+ * given, not the core: its source says so. */
+static void test_probe_source(void **state)
+{
+	struct counter pinned = counter_of(COUNTER_PINNED, "pinned-clock-cycles");
+	struct counter tsc = counter_of(COUNTER_TSC, "tsc-fenced");
+	struct clock_probe p;
+
+	(void)state;
+	assert_int_equal(clock_probe_run(&pinned, 1, 1, &p), 0);
+	assert_string_equal(p.source, "pinned-clock-cycles");
+	assert_int_equal(clock_probe_run(&tsc, 1, 1, &p), 0);
+	assert_string_equal(p.source, "reference-ticks");
+}
+
 static void test_rate_names(void **state)
 {
 	struct counter_rate r;
@@ -385,6 +401,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_pinned, tree_setup, tree_teardown),
 		cmocka_unit_test(test_unit_facts),
 		cmocka_unit_test(test_ticks_or_cycles),
+		cmocka_unit_test(test_probe_source),
 		cmocka_unit_test(test_rate_names),
 	};
 
