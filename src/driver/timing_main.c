@@ -28,6 +28,7 @@
 #include "driver/ops.h"
 #include "driver/procmem.h"
 #include "host/counter.h"
+#include "host/counter_unit.h"
 #include "host/threadcounts.h"
 #include "proc/spawn.h"
 
@@ -302,6 +303,7 @@ static json_t *counter_json(const struct counter *c, const struct result *r)
 			    json_null() : json_real(r->overhead_ns));
 	json_object_set_new(j, "why_fallback", c->why_fallback ?
 			    json_string(c->why_fallback) : json_null());
+	counter_unit_json(c, j);
 	return j;
 }
 

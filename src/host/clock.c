@@ -54,7 +54,10 @@ int clock_probe_run(const struct counter *c, int windows, int window_ms, struct 
 	out->median = windows % 2 ? rates[windows / 2]
 				  : (rates[windows / 2 - 1] + rates[windows / 2]) / 2;
 	out->iqr = rates[3 * windows / 4] - rates[windows / 4];
-	out->source = c->kind == COUNTER_PERF ? "user-cycles" : "reference-ticks";
+	/* Converted ticks run at the pinned clock by construction: say so. */
+	out->source = c->kind == COUNTER_PERF     ? "user-cycles"
+		      : c->kind == COUNTER_PINNED ? "pinned-clock-cycles"
+						  : "reference-ticks";
 	free(rates);
 	return 0;
 }

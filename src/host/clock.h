@@ -14,7 +14,9 @@
 struct clock_probe {
 	double median, min, max, iqr; /* ticks (or cycles) per second */
 	int windows;
-	const char *source; /* "user-cycles" or "reference-ticks" (no hardware counter) */
+	const char *source; /* "user-cycles", "reference-ticks" (no hardware counter)
+	                       or "pinned-clock-cycles" (AArch64: cntvct_el0
+	                       ticks converted at the pinned clock) */
 };
 
 /* Busy windows of counter ticks per second of CLOCK_MONOTONIC_RAW, on the

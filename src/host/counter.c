@@ -20,25 +20,32 @@
  * an empty bracket and every record publishes it (R8).
  */
 #include "host/counter.h"
+#include "host/counter_arm64.h"
+#include "host/hostfs.h"
 #include "host/probescale.h"
 #include "host/spin.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "util/util.h"
 
 #define CALIBRATION_MS 100  /* docs/method.md §6.2 */
 /* With a given rate a perf event still has to prove that it counts; 1 ms of
  * busy user-mode work is millions of cycles on any real core. */
 #define COUNTS_CHECK_NS 1000000ull
 #define PERF_NAME "perf-user-cycles"
+#define PINNED_NAME "pinned-clock-cycles"
 
 
 /* One reason per process is enough: every counter_open of a process meets
@@ -87,6 +94,39 @@ static inline uint64_t cntvct_read(void)
 }
 static inline uint64_t tsc_begin(void) { return cntvct_read(); }
 static inline uint64_t tsc_end(void) { return cntvct_read(); }
+
+static uint64_t cntfrq_read(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+
+/* PMU counter n as the perf mmap page numbers it (index - 1): event
+ * counters 0..30, the cycle counter 31.  mrs takes the register's name, so
+ * one case per register. */
+#define PMEVCNTR(n) case n: __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break;
+static uint64_t pmu_read(unsigned counter)
+{
+	uint64_t v = 0;
+
+	switch (counter) {
+	PMEVCNTR(0) PMEVCNTR(1) PMEVCNTR(2) PMEVCNTR(3) PMEVCNTR(4) PMEVCNTR(5)
+	PMEVCNTR(6) PMEVCNTR(7) PMEVCNTR(8) PMEVCNTR(9) PMEVCNTR(10) PMEVCNTR(11)
+	PMEVCNTR(12) PMEVCNTR(13) PMEVCNTR(14) PMEVCNTR(15) PMEVCNTR(16) PMEVCNTR(17)
+	PMEVCNTR(18) PMEVCNTR(19) PMEVCNTR(20) PMEVCNTR(21) PMEVCNTR(22) PMEVCNTR(23)
+	PMEVCNTR(24) PMEVCNTR(25) PMEVCNTR(26) PMEVCNTR(27) PMEVCNTR(28) PMEVCNTR(29)
+	PMEVCNTR(30)
+	case 31:
+		__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	default:
+		break;
+	}
+	return v;
+}
+#undef PMEVCNTR
 #define HAVE_REF_TICKS 1
 #define REF_NAME "cntvct"
 #define REF_KIND COUNTER_CNTVCT
@@ -96,7 +136,8 @@ static inline uint64_t tsc_end(void) { return cntvct_read(); }
 #define REF_RAW_SOURCE "clock-monotonic-raw-ns"
 #endif
 
-static int perf_open_cycles(void)
+/* config1: 0, or the arm64 PMU's user-access and 64-bit bits. */
+static int perf_open_cycles(uint64_t config1)
 {
 	struct perf_event_attr attr;
 
@@ -104,6 +145,7 @@ static int perf_open_cycles(void)
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_HARDWARE;
 	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.config1 = config1;
 	attr.disabled = 1;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
@@ -176,12 +218,133 @@ static void set_none(struct counter *c)
 	c->hz = 0;
 	c->resolution = 1;
 	c->hz_source = NULL;
+	c->user_page = NULL;
+	c->counter_frequency_hz = 0;
+	c->pinned_clock_hz = 0;
 }
+
+#if defined(__aarch64__)
+/* The event's count through its mmap page, else read() on its fd: both
+ * give the same running total of the event, enabled once for good. */
+static uint64_t user_count(const struct counter *c)
+{
+	uint64_t v = 0;
+
+	if (arm64_perf_page_count(c->user_page, pmu_read, &v) == 0)
+		return v;
+	if (read(c->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		v = 0;
+	return v;
+}
+
+static void unmap_user_page(struct counter *c)
+{
+	if (c->user_page)
+		munmap(c->user_page, (size_t)sysconf(_SC_PAGESIZE));
+	c->user_page = NULL;
+}
+
+/*
+ * Where the kernel lets tasks read their own counters (the sysctl
+ * perf_user_access = 1), open the event for user-space reads (a 64-bit
+ * counter, else a 32-bit one), map its page and enable it for good: a
+ * bracket then reads the counter with mrs, no system call.  The page must
+ * say so (cap_user_rdpmc, a counter index).  Returns the fd with
+ * c->user_page set, or -1 (then the event is opened the ordinary way).
+ */
+static int open_user_read(struct counter *c)
+{
+	char *sysctl = hostfs_line(ARM64_PERF_USER_ACCESS_SYSCTL);
+	int allowed = arm64_perf_user_access_allowed(sysctl);
+	uint64_t v;
+
+	free(sysctl);
+	if (!allowed)
+		return -1;
+	int fd = perf_open_cycles(ARM64_PERF_CONFIG1_USER_ACCESS | ARM64_PERF_CONFIG1_64BIT);
+	if (fd < 0)
+		fd = perf_open_cycles(ARM64_PERF_CONFIG1_USER_ACCESS);
+	if (fd < 0)
+		return -1;
+	void *page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (page == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	c->user_page = page;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (!arm64_perf_page_readable(page) || arm64_perf_page_count(page, pmu_read, &v) < 0) {
+		unmap_user_page(c);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Counting, and at a rate a core can have. */
+static int perf_counts(double counted)
+{
+	return arm64_perf_rate_plausible(counted);
+}
+
+/*
+ * The reference-tick counter on AArch64: cntvct_el0 at cntfrq_el0.  When
+ * every CPU this process may run on has its clock pinned (host/
+ * counter_arm64.h), the ticks are turned into core cycles at that clock
+ * (pinned-clock-cycles); else they stay reference ticks and the reason is
+ * added to why_fallback.
+ */
+static void open_reference(struct counter *c)
+{
+	double cntfrq = (double)cntfrq_read(), pinned = 0;
+	cpu_set_t cpus;
+	char *why = NULL;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
+		pinned = arm64_pinned_clock_hz(&cpus, &why);
+	else
+		why = xasprintf("the CPU affinity cannot be read: %s", strerror(errno));
+	if (!(cntfrq > 0)) {
+		free(why);
+		why = xasprintf("cntfrq_el0 reads 0");
+	}
+	c->counter_frequency_hz = cntfrq;
+	if (arm64_ref_choose(pinned, cntfrq) == ARM64_REF_PINNED_CYCLES) {
+		c->kind = COUNTER_PINNED;
+		c->name = PINNED_NAME;
+		c->pinned_clock_hz = pinned;
+		c->resolution = pinned / cntfrq;
+	} else {
+		size_t n = strlen(fallback_reason);
+		snprintf(fallback_reason + n, sizeof(fallback_reason) - n,
+			 "; cntvct_el0 ticks stay reference ticks: %s", why ? why : "clock not pinned");
+	}
+	free(why);
+}
+#else
+static int open_user_read(struct counter *c)
+{
+	(void)c;
+	return -1;
+}
+
+static int perf_counts(double counted)
+{
+	return counted > 0;
+}
+
+static void open_reference(struct counter *c)
+{
+	(void)c;
+}
+#endif
 
 static int try_perf(struct counter *c, const struct counter_rate *given)
 {
-	int fd = perf_open_cycles();
+	int fd = open_user_read(c);
 
+	if (fd < 0)
+		fd = perf_open_cycles(0);
 	if (fd < 0) {
 		int err = errno;
 		snprintf(fallback_reason, sizeof(fallback_reason),
@@ -200,11 +363,12 @@ static int try_perf(struct counter *c, const struct counter_rate *given)
 	int adopt = given_for(given, PERF_NAME);
 	uint64_t window = adopt ? COUNTS_CHECK_NS : calibration_ns();
 	double counted = calibrate_hz(c, window);
-	if (counted <= 0) {
-		snprintf(fallback_reason, sizeof(fallback_reason),
-			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted no cycles in %llu ms",
+	if (!perf_counts(counted)) {
+		snprintf(fallback_reason, sizeof(fallback_reason), counted <= 0 ?
+			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted no cycles in %llu ms" :
+			 "perf_event_open(PERF_COUNT_HW_CPU_CYCLES) opened but counted an implausible rate in %llu ms",
 			 (unsigned long long)(window / 1000000));
-		close(fd);
+		counter_close(c);
 		set_none(c);
 		return -1;
 	}
@@ -226,7 +390,8 @@ int counter_open_given(struct counter *c, int force_fallback, const struct count
 #if HAVE_REF_TICKS
 	c->kind = REF_KIND;
 	c->name = REF_NAME;
-	if (given_for(given, REF_NAME)) {
+	open_reference(c);
+	if (given_for(given, c->name)) {
 		c->hz = given->hz;
 		c->hz_source = COUNTER_HZ_PHASE;
 	} else {
@@ -245,7 +410,8 @@ int counter_open(struct counter *c, int force_fallback)
 /* The names a rate may be given for: every counter that has one. */
 static int known_counter_name(const char *name)
 {
-	return !strcmp(name, PERF_NAME) || !strcmp(name, "tsc-fenced") || !strcmp(name, "cntvct");
+	return !strcmp(name, PERF_NAME) || !strcmp(name, "tsc-fenced") || !strcmp(name, "cntvct") ||
+	       !strcmp(name, PINNED_NAME);
 }
 
 int counter_rate_parse(const char *text, struct counter_rate *r)
@@ -283,6 +449,9 @@ int counter_rate_format(const struct counter *c, char *buf, size_t n)
 
 void counter_close(struct counter *c)
 {
+#if defined(__aarch64__)
+	unmap_user_page(c);
+#endif
 	if (c->kind == COUNTER_PERF && c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
@@ -293,11 +462,26 @@ void counter_close(struct counter *c)
 void counter_start(struct counter *c, uint64_t *state)
 {
 	switch (c->kind) {
+#if defined(__aarch64__)
+	case COUNTER_PERF:
+		if (c->user_page) {
+			*state = user_count(c);
+			break;
+		}
+		*state = 0;
+		ioctl(c->fd, PERF_EVENT_IOC_RESET, 0);
+		ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+		break;
+	case COUNTER_PINNED:
+		*state = tsc_begin();
+		break;
+#else
 	case COUNTER_PERF:
 		*state = 0;
 		ioctl(c->fd, PERF_EVENT_IOC_RESET, 0);
 		ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
 		break;
+#endif
 #if HAVE_REF_TICKS
 	case REF_KIND:
 		*state = tsc_begin();
@@ -315,7 +499,16 @@ uint64_t counter_stop(struct counter *c, const uint64_t *state)
 
 	(void)state;
 	switch (c->kind) {
+#if defined(__aarch64__)
+	case COUNTER_PINNED:
+		return arm64_scale_ticks(tsc_end() - *state, (uint64_t)c->pinned_clock_hz,
+					 (uint64_t)c->counter_frequency_hz);
+#endif
 	case COUNTER_PERF:
+#if defined(__aarch64__)
+		if (c->user_page)
+			return user_count(c) - *state;
+#endif
 		ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
 		if (read(c->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
 			v = 0;

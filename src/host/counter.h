@@ -3,7 +3,10 @@
  * profiling wrappers (docs/method.md §6).  Preference: perf_event_open user-mode
  * core cycles ("perf-user-cycles"); fallback: fenced TSC on x86_64
  * ("tsc-fenced") or cntvct_el0 on AArch64 ("cntvct"), calibrated against
- * CLOCK_MONOTONIC_RAW; else none (cycles are null).
+ * CLOCK_MONOTONIC_RAW; else none (cycles are null).  On AArch64 the perf
+ * event is read in user space where the kernel allows it, and cntvct_el0
+ * ticks become core cycles ("pinned-clock-cycles") when the clock is
+ * pinned (host/counter_arm64.h).
  *
  * A measuring phase calibrates its counter once and hands the rate to each
  * of its driver processes ("NAME=HZ", struct counter_rate), which take it
@@ -21,18 +24,27 @@ enum counter_kind {
 	COUNTER_PERF = 1,    /* perf-user-cycles: core cycles, user mode */
 	COUNTER_TSC = 2,     /* tsc-fenced: reference ticks */
 	COUNTER_CNTVCT = 3,  /* cntvct: reference ticks */
+	COUNTER_PINNED = 4,  /* pinned-clock-cycles: cntvct_el0 ticks x pinned
+	                        core clock / cntfrq_el0 (AArch64) */
 };
 
 struct counter {
 	enum counter_kind kind;
-	const char *name;    /* "perf-user-cycles", "tsc-fenced", "cntvct", "none" */
+	const char *name;    /* "perf-user-cycles", "tsc-fenced", "cntvct",
+	                        "pinned-clock-cycles", "none" */
 	int fd;              /* perf event fd, -1 otherwise */
 	double hz;           /* ticks per second (calibrated for fallbacks;
 	                        measured core clock for perf) */
-	double resolution;   /* ticks per increment (1 for all we support) */
+	double resolution;   /* ticks per increment (1, except pinned-clock-cycles:
+	                        pinned clock / cntfrq_el0 cycles per tick) */
 	const char *why_fallback; /* why perf was not used, or NULL */
 	const char *hz_source;    /* COUNTER_HZ_PROCESS, COUNTER_HZ_PHASE, or
 	                             NULL without a counter */
+	/* AArch64 only (0/NULL elsewhere): */
+	void *user_page;          /* perf: the event's mmap page when the PMU
+	                             is read in user space, else NULL */
+	double counter_frequency_hz; /* cntvct, pinned-clock-cycles: cntfrq_el0 */
+	double pinned_clock_hz;   /* pinned-clock-cycles: the pinned core clock */
 };
 
 #define COUNTER_HZ_PROCESS "process" /* calibrated by the process itself */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "evidence/json.h"
+#include "host/counter_unit.h"
 #include "host/hostcheck.h"
 #include "host/hostfs.h"
 #include "host/probescale.h"
@@ -245,6 +246,7 @@ static json_t *counter_json(const struct counter *c, const struct env_opts *o)
 	json_object_set_new(j, "overhead_ns_median",
 			    o->overhead_brackets < 1 ? json_null() : json_real(ns));
 	json_object_set_new(j, "raw_source", json_string(counter_raw_source()));
+	counter_unit_json(c, j);
 	return j;
 }
 

@@ -32,7 +32,9 @@ struct env_opts {
  *   smt_control                       -- strings or null (sysfs as read)
  *   core_clock_hz: {median, min, max, iqr, windows, window_ms, source} or
  *     null; source "user-cycles", or "reference-ticks" when there is no
- *     hardware counter (then it is the TSC/cntvct rate, not the core clock)
+ *     hardware counter (then it is the TSC/cntvct rate, not the core clock),
+ *     or "pinned-clock-cycles" (cntvct_el0 ticks converted at the pinned
+ *     clock: that clock, not a measurement of the core)
  *   core_clock_mhz: 50 × round(median / 50e6) or null
  *   counter: {name, hz, resolution, reference_ticks, why_fallback,
  *     overhead_brackets, overhead_ticks_median, overhead_ns_median,

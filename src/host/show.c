@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "evidence/json.h"
+#include "host/counter_unit.h"
 #include "host/env.h"
 #include "host/hostcheck.h"
 #include "method/format.h"
@@ -38,13 +39,17 @@ static void print_counter(const json_t *env)
 		/* The same words as the method page: ticks (or cycles) and their
 		 * time at the counter's rate, then the clock reads inside. */
 		int ticks = jget_bool(c, "reference_ticks", 0);
+		char *unit = counter_unit_text(c);
+		char *paren = unit ? xasprintf(" (%s)", unit)
+				   : xstrdup(ticks ? " (reference ticks, not core cycles)" : "");
 		char *bracket = fmt_bracket_overhead(jget_real(c, "overhead_ticks_median", 0),
 						     ticks ? "ticks" : "cycles", jget_real(c, "hz", 0),
 						     jget_real(c, "overhead_ns_median", -1));
 		line = xasprintf("%s at %.2f GHz%s, empty bracket (median) %s%s%s",
-				 name, jget_real(c, "hz", 0) / 1e9,
-				 ticks ? " (reference ticks, not core cycles)" : "", bracket,
+				 name, jget_real(c, "hz", 0) / 1e9, paren, bracket,
 				 why ? "; fallback because " : "", why ? why : "");
+		free(unit);
+		free(paren);
 		free(bracket);
 	}
 	print_row("counter", line);
@@ -60,6 +65,9 @@ static void print_clock(const json_t *env)
 
 	if (source && !strcmp(source, "reference-ticks"))
 		line = xasprintf("%s [probe measured reference ticks per second: no hardware cycle counter]", text);
+	else if (source && !strcmp(source, "pinned-clock-cycles"))
+		line = xasprintf("%s [probe measured cntvct_el0 ticks converted at the pinned clock: "
+				 "not an independent measure of the core clock]", text);
 	else
 		line = xstrdup(text);
 	print_row("clock", line);

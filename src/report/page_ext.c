@@ -11,6 +11,7 @@
 #include "charts/charts.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
+#include "host/counter_unit.h"
 #include "host/env.h"
 #include "method/format.h"
 #include "method/hashmsg.h"
@@ -40,9 +41,10 @@ static const json_t *first_counter(const struct ds_candidate *c, const json_t **
 	return NULL;
 }
 
+/* A counter of reference ticks; pinned-clock-cycles are core cycles. */
 static int is_fallback(const char *name)
 {
-	return strcmp(name, "perf-user-cycles") && strcmp(name, "none");
+	return counter_name_counts_ticks(name);
 }
 
 static char *counter_text(const json_t *counter, const json_t *env)
@@ -56,9 +58,15 @@ static char *counter_text(const json_t *counter, const json_t *env)
 	fmt_clock_khz(ghz, hz / 1e3);
 	char *bracket = has_o ? fmt_bracket_overhead(o, is_fallback(name) ? "ticks" : "cycles", hz,
 						      has_ns ? ns : -1) : xstrdup(DASH);
-	char *text = xasprintf("%s at %s%s; an empty bracket costs (median) %s", name, ghz,
-			       is_fallback(name) ? " (reference ticks, not core cycles)" : "",
+	/* The AArch64 counters say their unit (counter_unit.h); the others'
+	 * names say it. */
+	char *unit = counter_unit_text(counter);
+	char *paren = unit ? xasprintf(" (%s)", unit)
+			   : xstrdup(is_fallback(name) ? " (reference ticks, not core cycles)" : "");
+	char *text = xasprintf("%s at %s%s; an empty bracket costs (median) %s", name, ghz, paren,
 			       bracket);
+	free(unit);
+	free(paren);
 	free(bracket);
 	return text;
 }

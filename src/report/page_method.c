@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "evidence/json.h"
+#include "host/counter_unit.h"
 #include "host/env.h"
 #include "method/format.h"
 #include "model/baseline_view.h"
@@ -219,17 +220,31 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	double oc, on;
 	int hoc = rec_real(f->counter, "overhead_cycles_median", &oc);
 	int hon = rec_real(f->counter, "overhead_ns_median", &on);
-	if (!strcmp(cname, "perf-user-cycles"))
+	char *unit = counter_unit_text(f->counter);
+	if (!strcmp(cname, "perf-user-cycles") && unit)
+		md_linef(md, "- Cycles are user-mode core cycles from `perf_event_open` "
+			 "(`perf-user-cycles`), read once per trial in user space from the PMU "
+			 "counter the event's mmap page names.");
+	else if (!strcmp(cname, "perf-user-cycles"))
 		md_linef(md, "- Cycles are user-mode core cycles from `perf_event_open` "
 			 "(`perf-user-cycles`), read once per trial.");
+	else if (!strcmp(cname, "pinned-clock-cycles"))
+		md_linef(md, "- \xe2\x9a\xa0 The hardware cycle counter was unavailable: cycles are %s "
+			 "(`pinned-clock-cycles`: ticks \xc3\x97 clock / counter frequency), read once "
+			 "per trial; they assume the core ran at that clock throughout.",
+			 unit ? unit : "core cycles converted from cntvct_el0 at the pinned clock");
 	else if (!strcmp(cname, "none"))
 		md_linef(md, "- \xe2\x9a\xa0 No cycle counter was available: cycles are not reported (`%s`).",
 			 DASH);
+	else if (unit)
+		md_linef(md, "- \xe2\x9a\xa0 The hardware cycle counter was unavailable: cycles are "
+			 "%s (`%s`).", unit, cname);
 	else
 		md_linef(md, "- \xe2\x9a\xa0 The hardware cycle counter was unavailable: cycles are "
 			 "reference ticks of `%s`, not core cycles.", cname);
+	free(unit);
 	if (hoc) {
-		int ticks = strcmp(cname, "perf-user-cycles") != 0;
+		int ticks = counter_name_counts_ticks(cname);
 		double hz = ticks ? jget_real(f->counter, "hz", 0) : env_reference_clock_hz(env);
 		char *bracket = fmt_bracket_overhead(oc, ticks ? "ticks" : "cycles", hz, hon ? on : -1);
 		md_linef(md, "- Time is wall time from `CLOCK_MONOTONIC_RAW`, read just inside the "

@@ -13,7 +13,12 @@
 # x86_1 and arm_1), its site, compare pages and validate, and the refusal
 # of one system id claimed by two machines; and an x86-64 driver naming an
 # AArch64 library as such.  The host check must see the emulation, and
-# every record and page must say so.
+# every record and page must say so.  The cycle counter's AArch64 path runs
+# emulated too: perf_event_open reaches this host's kernel, which has no
+# PMU, so cntvct_el0 is read; tests/tools/counter_probe.c, compiled here,
+# opens it with fake cpufreq trees (pinned: core cycles; not pinned:
+# reference ticks), and every record and page names reference ticks of
+# cntvct_el0 with its frequency.
 # Where the emulated tree cannot run here, one "SKIP: AArch64 not checked:"
 # line says why and the test exits 77 (reported as skipped, never passed).
 set -euo pipefail
@@ -59,6 +64,36 @@ ngcc check-host >"$ws/host.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "check-host under emulation exited $rc, expected 1: $(cat "$ws/host.out")"
 has "$ws/host.out" "HOST: emulated (aarch64 program on a"
 has "$ws/host.out" "not a performance figure"
+
+# ---- the counter: cntvct_el0, converted at a pinned clock or not ----------
+lib_arm="$arm/../libngcc.a"
+[ -f "$lib_arm" ] || fail "no $lib_arm beside the AArch64 programs"
+aarch64-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -I"$NGCC_SRC/src" -o "$ws/counter_probe" \
+	"$NGCC_SRC/tests/tools/counter_probe.c" "$lib_arm" -ljansson -lm 2>"$ws/probe.err" ||
+	fail "compile tests/tools/counter_probe.c: $(cat "$ws/probe.err")"
+# Every CPU this process may run on is pinned at 2.71 GHz; user access to
+# the PMU is allowed, but the event does not open here.
+root="$ws/pinned-root"
+mkdir -p "$root/proc/sys/kernel"
+echo 1 >"$root/proc/sys/kernel/perf_user_access"
+for d in /sys/devices/system/cpu/cpu[0-9]*; do
+	f="$root$d/cpufreq"
+	mkdir -p "$f"
+	echo performance >"$f/scaling_governor"
+	echo 2710000 >"$f/scaling_min_freq"
+	echo 2710000 >"$f/scaling_max_freq"
+done
+"$ws/counter_probe" "$root" >"$ws/probe.out" 2>&1 || fail "counter_probe (pinned): $(cat "$ws/probe.out")"
+for want in name=pinned-clock-cycles pinned_clock_hz=2710000000 bracket=ok \
+	"why_fallback=perf_event_open(PERF_COUNT_HW_CPU_CYCLES, user mode) failed"; do
+	has "$ws/probe.out" "$want"
+done
+grep -qE '^counter_frequency_hz=[1-9][0-9]*$' "$ws/probe.out" || fail "no cntfrq_el0: $(cat "$ws/probe.out")"
+for f in "$root"/sys/devices/system/cpu/cpu*/cpufreq; do echo schedutil >"$f/scaling_governor"; done
+"$ws/counter_probe" "$root" >"$ws/probe.out" 2>&1 || fail "counter_probe (not pinned): $(cat "$ws/probe.out")"
+for want in name=cntvct pinned_clock_hz=0 bracket=ok; do has "$ws/probe.out" "$want"; done
+grep -qE '; cntvct_el0 ticks stay reference ticks: CPU [0-9]+: governor is schedutil$' "$ws/probe.out" ||
+	fail "no reason for reference ticks: $(cat "$ws/probe.out")"
 
 # ---- add, build, kat: four types ----------------------------------------------
 # One host, two systems: the native runs are x86_1, the emulated ones arm_1.
@@ -116,6 +151,8 @@ n=0
 for r in "$ws/$run"/records/*/*.json; do
 	has "$r" '"status": "complete"'
 	has "$r" 'emulated (aarch64 program on a'
+	has "$r" '"name": "cntvct"'
+	has "$r" '"counter_frequency_hz": '
 	n=$((n + 1))
 done
 # KEM 2 x 3, SIG 2 x 3, KEX 7 + 8 passes and phases, hash 2 x 8 lengths
@@ -133,6 +170,9 @@ page="$ws/$run/reports/arm_1/examplekem.md"
 has "$page" "performance on AArch64 (system arm_1)"
 has "$page" "NICCS ARM self-assessment guide"
 has "$page" "emulated (aarch64 program on a"
+has "$page" "| cycle counter | cntvct at "
+has "$page" " (reference ticks of cntvct_el0 at "
+has "$ws/$run/reports/arm_1/method.md" "cycles are reference ticks of cntvct_el0 at "
 
 # ---- one dataset, two systems: a native x86-64 run beside the emulated one ----
 ws86="$ws/x86"
