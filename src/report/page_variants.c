@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence/json.h"
 #include "method/format.h"
 #include "method/natsort.h"
 #include "model/variant_view.h"
@@ -205,4 +206,93 @@ void summary_fastest(struct md_page *md, const struct dataset *ds)
 			sl_free(&ops);
 		}
 	}
+}
+
+/* ---- method page ----------------------------------------------------------------- */
+
+/* The code-generation flags of a build's first compile command (-O…, -m…,
+ * -f…, -std=…), space-separated; NULL when build.json has none. */
+static char *codegen_flags(const json_t *build)
+{
+	const json_t *cmd = json_array_get(json_object_get(build, "compile_commands"), 0);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	json_t *a;
+	json_array_foreach(cmd, i, a) {
+		const char *s = json_string_value(a);
+		if (s && (!strncmp(s, "-O", 2) || !strncmp(s, "-m", 2) || !strncmp(s, "-f", 2) ||
+			  !strncmp(s, "-std=", 5)))
+			sb_addf(&sb, "%s%s", sb.len ? " " : "", s);
+	}
+	return sb.len ? sb_detach(&sb) : (sb_free(&sb), NULL);
+}
+
+/* One variant's builds: how many, their build-flags values and the flags
+ * of the first build's first compile command. */
+static void variant_flags_text(struct strbuf *sb, const struct dataset *ds,
+			       const struct ds_variant *v)
+{
+	size_t n = 0;
+	struct strlist profiles = STRLIST_INIT;
+	char *flags = NULL;
+	for (size_t i = 0; i < ds->n_cand; i++)
+		for (size_t k = 0; k < ds->cand[i].n_inst; k++) {
+			const struct ds_instance *in = &ds->cand[i].inst[k];
+			if (in->variant != v || !in->build)
+				continue;
+			n++;
+			const char *p = jget_str(in->build, "flags", NULL);
+			if (p && !sl_contains(&profiles, p))
+				sl_push(&profiles, p);
+			if (!flags)
+				flags = codegen_flags(in->build);
+		}
+	if (!n)
+		return;
+	char cnt[FMT_MAX];
+	sb_addf(sb, "%s%s: %s", sb->len ? "; " : "", v->version, fmt_count(cnt, (long long)n, "build"));
+	for (size_t i = 0; i < profiles.n; i++)
+		sb_addf(sb, "%s`%s`", i ? " or " : ", ", profiles.items[i]);
+	sl_free(&profiles);
+	if (flags) {
+		char *code = md_code(flags);
+		sb_addf(sb, ", compiled with %s", code);
+		free(code);
+	}
+	free(flags);
+}
+
+void method_variants(struct md_page *md, const struct dataset *ds)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int any = 0, profiled = 0, unsupported = 0;
+	for (size_t i = 0; i < ds->n_cand; i++)
+		for (size_t k = 0; k < ds->cand[i].n_inst; k++) {
+			const struct ds_instance *in = &ds->cand[i].inst[k];
+			if (in->variant == DS_REFERENCE)
+				continue;
+			any = 1;
+			profiled += in->n_prof > 0;
+			unsupported |= !strcmp(in->kat_status, "UNSUPPORTED_CPU");
+		}
+	if (!any)
+		return;
+	for (size_t v = 0; v < n_ds_variants; v++)
+		variant_flags_text(&sb, ds, &ds_variants[v]);
+	md_linef(md, "- Implementation variants: every implementation a package ships is built "
+		 "per parameter set, the reference first (%s). An optimized implementation is "
+		 "built with the guide's performance flags so that the compiler may use the "
+		 "instruction-set extension it was written for (the `-march`/`-m` flags above), "
+		 "on this host; %s Each variant goes through the same KAT gate, against the same "
+		 "vectors, as its reference and is timed only when it passes; the candidate pages show its rows "
+		 "tagged (e.g. `(AVX2)`) and its speed-up over the reference (A.14), and the "
+		 "summary the fastest build per operation. Profiles are made on reference builds "
+		 "only: %s.", sb.buf,
+		 unsupported ? "a variant that needs a CPU feature the host lacks is not run and "
+			       "is listed as `UNSUPPORTED_CPU`."
+			     : "no variant was refused for a CPU feature the host lacks.",
+		 profiled ? "the variant builds listed as profiled on their candidate pages "
+			    "were profiled as well, but the published shares are the reference's"
+			  : "no variant build was profiled");
+	sb_free(&sb);
 }

@@ -70,6 +70,10 @@ char *page_checks(const struct dataset *ds, size_t *len);
 char *versions_measured(const struct ds_candidate *c);
 void candidate_variants(struct md_page *md, const struct ds_candidate *c);
 void summary_fastest(struct md_page *md, const struct dataset *ds);
+/* The method page's bullet on the variants of the run: each variant's
+ * builds with their flags (build.json's compile commands), why, the KAT
+ * gate and whether variants were profiled; nothing without variants. */
+void method_variants(struct md_page *md, const struct dataset *ds);
 
 /* ---- shared pieces (page_common.c) ---- */
 /* The instance cell: `label`, plus " (AVX2)" (the variant's tag,
