@@ -113,8 +113,8 @@ void candidate_variants(struct md_page *md, const struct ds_candidate *c)
 		profiled |= c->inst[i].variant != DS_REFERENCE && c->inst[i].n_prof;
 	md_block(md, "### A.14 Implementation variants");
 	md_blockf(md, "Besides its reference implementation, the package ships the variants "
-		  "below; each was built and checked against the same KAT vectors as its "
-		  "reference. The tables above have rows only for the variants that were timed "
+		  "below; once built, each is checked against the same KAT vectors as its "
+		  "reference (the KAT column gives the result). The tables above have rows only for the variants that were timed "
 		  "(the instance followed by the variant's tag); one that was not has its reason "
 		  "here. %s", profiled
 		  ? "The symmetric-primitive shares are those of the reference builds; "
@@ -283,8 +283,8 @@ void method_variants(struct md_page *md, const struct dataset *ds)
 		 "per parameter set, the reference first (%s). An optimized implementation is "
 		 "built with the guide's performance flags so that the compiler may use the "
 		 "instruction-set extension it was written for (the `-march`/`-m` flags above), "
-		 "on this host; %s Each variant goes through the same KAT gate, against the same "
-		 "vectors, as its reference and is timed only when it passes; the candidate pages show its rows "
+		 "on this host; %s Each variant is checked against the same KAT vectors as its "
+		 "reference before timing; the candidate pages show its rows "
 		 "tagged (e.g. `(AVX2)`) and its speed-up over the reference (A.14), and the "
 		 "summary the fastest build per operation. Profiles are made on reference builds "
 		 "only: %s.", sb.buf,
