@@ -48,7 +48,7 @@ for tag, variant, kat in (("avx512", "optimized-avx512", "UNSUPPORTED_CPU"),
     inst["toykem-submission-v1-0/Toy-1-128+" + tag] = e
 json.dump(d, open(p, "w"), indent=1)
 PY
-ngcc report --run runs/c >/dev/null
+ngcc report --run runs/c >/dev/null 2>"$ws/report.err" || { cat "$ws/report.err"; fail "report"; }
 page=$ws/runs/c/reports/$sys/$cand.md
 has "$page" '- Implementation versions measured: reference, optimized (AVX2)'
 has "$page" '| `Toy-1-128` (AVX2) | guide-performance | PASS |'
@@ -89,7 +89,8 @@ for k in [k for k in d["instances"] if k.endswith(("+avx512", "+portable"))]:
     del d["instances"][k]
 json.dump(d, open(p, "w"), indent=1)
 PY
-ngcc publish --run runs/c --dataset ds --publish-unfixed --allow-partial >/dev/null
+ngcc publish --run runs/c --dataset ds --publish-unfixed --allow-partial >/dev/null 2>"$ws/publish.err" ||
+	{ cat "$ws/publish.err"; fail "publish"; }
 ngcc site --dataset ds >/dev/null
 ngcc validate ds >"$ws/validate.out" || { cat "$ws/validate.out"; fail "validate"; }
 has "$ws/validate.out" 'report check: ok'
