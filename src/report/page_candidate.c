@@ -136,7 +136,9 @@ static void basic_information(struct cpage *p)
 	free(versions);
 	struct strbuf sets = STRBUF_INIT;
 	for (size_t i = 0; i < c->n_inst; i++) {
-		if (c->inst[i].optimized)
+		/* each label once: a variant follows its reference (or stands
+		 * alone when the package has no reference of that set) */
+		if (i && !strcmp(c->inst[i - 1].label, c->inst[i].label))
 			continue;
 		char *code = md_code(c->inst[i].label);
 		sb_addf(&sets, "%s%s", sets.len ? ", " : "", code);

@@ -8,7 +8,8 @@
 #    rows in the seed tables right after the reference's, A.14 with the
 #    variant's status and speed-ups; two variant builds that did not run
 #    (an UNSUPPORTED_CPU and a KAT MISMATCH entry added to build.json) are
-#    named with their status in A.14 and have no row in §4;
+#    named with their status in A.14 and have no row in §4; a variant of a
+#    parameter set without a reference build still names its set;
 #  - the summary: reference rows only in the seed tables, the "Fastest
 #    implementation" section agreeing with summary.csv's fastest column;
 #  - the method page's variant bullet (flags, profiles on reference only);
@@ -33,19 +34,21 @@ sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id
 	"$ws/runs/c/campaign.json")
 [ -f "$ws/runs/c/records/$cand/Toy-1-128+avx2__dec.json" ] || fail "the optimized build was not timed"
 
-# Two variant builds that did not run, as build.json records them.
+# Variant builds that did not run, as build.json records them; the last
+# one of a parameter set without a reference build.
 python3 - "$ws/build/$cand/build.json" <<'PY'
 import copy, json, sys
 p = sys.argv[1]
 d = json.load(open(p))
 inst = d["instances"]
 src = inst["toykem-submission-v1-0/Toy-1-128+avx2"]
-for tag, variant, kat in (("avx512", "optimized-avx512", "UNSUPPORTED_CPU"),
-                          ("portable", "optimized-portable", "MISMATCH")):
+for label, variant, kat in (("Toy-1-128+avx512", "optimized-avx512", "UNSUPPORTED_CPU"),
+                            ("Toy-1-128+portable", "optimized-portable", "MISMATCH"),
+                            ("Toy-5-256+additional", "additional", "PASS")):
     e = copy.deepcopy(src)
-    e.update(label="Toy-1-128+" + tag, variant=variant, kat=kat, kat_log=None,
-             kat_log_sha256=None, kat_not_passed=True)
-    inst["toykem-submission-v1-0/Toy-1-128+" + tag] = e
+    e.update(label=label, variant=variant, kat=kat, kat_log=None,
+             kat_log_sha256=None, kat_not_passed=kat != "PASS")
+    inst["toykem-submission-v1-0/" + label] = e
 json.dump(d, open(p, "w"), indent=1)
 PY
 ngcc report --run runs/c >/dev/null 2>"$ws/report.err" || { cat "$ws/report.err"; fail "report"; }
@@ -68,6 +71,8 @@ has "$page" '### A.14 Implementation variants'
 has "$page" '| `Toy-1-128` (AVX2) | optimized (AVX2) | PASS | timed, 2 of 2 records complete | no |'
 has "$page" '| `Toy-1-128` (AVX-512) | optimized (AVX-512) | UNSUPPORTED_CPU | not run: UNSUPPORTED_CPU'
 has "$page" '| `Toy-1-128` (portable) | optimized (portable) | MISMATCH | not timed: KAT MISMATCH'
+has "$page" '| `Toy-5-256` (additional) | additional | PASS | not measured in this run | no |'
+has "$page" '- Parameter sets: `Toy-1-128`, `Toy-3-192`, `Toy-5-256`'
 grep -q '^| `Toy-1-128` (AVX2) dec | [0-9.]*\( [kMG]\)\? | [0-9.]*\( [kMG]\)\? | [0-9]*\.[0-9][0-9]× |$' "$page" ||
 	fail "A.14 speed-up row of dec: $(grep -F '(AVX2) dec' "$page")"
 hasnt "$page" '(AVX-512) | keygen'
@@ -85,7 +90,7 @@ python3 - "$ws/build/$cand/build.json" <<'PY'
 import json, sys
 p = sys.argv[1]
 d = json.load(open(p))
-for k in [k for k in d["instances"] if k.endswith(("+avx512", "+portable"))]:
+for k in [k for k in d["instances"] if k.endswith(("+avx512", "+portable", "+additional"))]:
     del d["instances"][k]
 json.dump(d, open(p, "w"), indent=1)
 PY
