@@ -9,8 +9,9 @@
  * Speed-up of a build for an operation: the reference's mean cycles over
  * the build's (above 1: faster than the reference), both from complete
  * records.  Fastest build for an operation: the lowest mean cycles among
- * the reference and the variants whose KAT is PASS (a variant whose
- * output differs from the KAT vectors is never fastest), each with a
+ * the reference and the variants whose KAT is PASS and whose output is not
+ * recorded as differing from the reference's (a variant whose output
+ * differs is never fastest), each with a
  * complete record; on a tie the earlier build in page order (reference
  * first).
  */
@@ -37,10 +38,15 @@ int ds_speedup(const struct ds_candidate *c, const struct ds_instance *in, const
  * none has a complete record. */
 const struct ds_instance *ds_fastest_build(const struct ds_candidate *c,
 					   const struct ds_instance *ref, const char *op);
+/* The KAT gate's comparison of a variant with its reference (build.json
+ * "kat_vs_reference": "same", "differs", "not compared", "no reference"),
+ * NULL when not recorded (the reference itself, older evidence). */
+const char *ds_kat_vs_reference(const struct ds_instance *in);
 /* Why a build has no timing record, in words for the pages (malloc'd),
  * or NULL when it has one: "not built (BUILDFAIL)", "not run:
- * UNSUPPORTED_CPU (…)", "not timed: KAT MISMATCH (…)", "not timed: KAT
- * <STATUS>", "not measured in this run". */
+ * UNSUPPORTED_CPU (…)", "not timed: KAT output differs from its
+ * reference's", "not timed: KAT MISMATCH (…)", "not timed: KAT <STATUS>",
+ * "not measured in this run". */
 char *ds_variant_not_run(const struct ds_instance *in);
 
 #endif

@@ -57,16 +57,17 @@ static char *timing_text(const struct ds_instance *in)
 /* Every variant build: its implementation, KAT and what became of it. */
 static void builds_table(struct md_page *md, const struct ds_candidate *c)
 {
-	static const char *const hdr[] = { "instance", "implementation", "KAT", "timing",
-		"profiled" };
-	md_table(md, hdr, 5);
+	static const char *const hdr[] = { "instance", "implementation", "KAT",
+		"output vs reference", "timing", "profiled" };
+	md_table(md, hdr, 6);
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct ds_instance *in = &c->inst[i];
 		if (in->variant == DS_REFERENCE)
 			continue;
 		char *cell = instance_cell(in), *timing = timing_text(in);
-		const char *cells[5] = { cell, in->variant->version, in->kat_status, timing,
-			in->n_prof ? "yes" : "no" };
+		const char *vs = ds_kat_vs_reference(in);
+		const char *cells[6] = { cell, in->variant->version, in->kat_status,
+			vs ? vs : DASH, timing, in->n_prof ? "yes" : "no" };
 		md_row(md, cells);
 		free(cell);
 		free(timing);
@@ -114,9 +115,11 @@ void candidate_variants(struct md_page *md, const struct ds_candidate *c)
 	md_block(md, "### A.14 Implementation variants");
 	md_blockf(md, "Besides its reference implementation, the package ships the variants "
 		  "below; once built, each is checked against the same KAT vectors as its "
-		  "reference (the KAT column gives the result). The tables above have rows only for the variants that were timed "
+		  "reference (the KAT column gives the result; output vs reference says whether "
+		  "the KAT gate found its output the same as its reference's, `%s` where it "
+		  "was not recorded). The tables above have rows only for the variants that were timed "
 		  "(the instance followed by the variant's tag); one that was not has its reason "
-		  "here. %s", profiled
+		  "here. %s", DASH, profiled
 		  ? "The symmetric-primitive shares are those of the reference builds; "
 		    "the profiles of variants are listed in the raw evidence index."
 		  : "No variant was profiled: the symmetric-primitive shares are those of the "
@@ -189,7 +192,8 @@ void summary_fastest(struct md_page *md, const struct dataset *ds)
 	md_block(md, "## Fastest implementation");
 	md_blockf(md, "The tables above show reference builds only. Here, for every parameter "
 		  "set with a timed variant, each operation's fastest build: the lowest mean "
-		  "cycles among the reference and the variants whose KAT passed, each from a "
+		  "cycles among the reference and the variants whose KAT passed (and whose "
+		  "output the KAT gate did not find different from the reference's), each from a "
 		  "complete record (on a tie, the reference, then the variants in the order "
 		  "AVX2, AVX-512, NEON, portable, additional). Speed-up is the reference's mean "
 		  "cycles over the fastest build's (`%s` without a reference figure); "
@@ -287,9 +291,9 @@ void method_variants(struct md_page *md, const struct dataset *ds)
 		variant_flags_text(&sb, ds, &ds_variants[v]);
 	md_linef(md, "- Implementation variants: every implementation a package ships is built "
 		 "per parameter set, the reference first (%s). An optimized implementation is "
-		 "built with the guide's performance flags so that the compiler may use the "
-		 "instruction-set extension it was written for (the `-march`/`-m` flags above), "
-		 "on this host; %s Each variant is checked against the same KAT vectors as its "
+		 "built with the guide's performance flags, with the instruction-set extension "
+		 "it was written for where it needs one (the `-m`/`-march` flags above), so that "
+		 "the compiler may use it; %s Each variant is checked against the same KAT vectors as its "
 		 "reference before timing; the candidate pages show its rows "
 		 "tagged (e.g. `(AVX2)`) and its speed-up over the reference (A.14), and the "
 		 "summary the fastest build per operation. Profiles are made on reference builds "

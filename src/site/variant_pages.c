@@ -104,7 +104,8 @@ static char *variant_page(const struct dataset *ds, const struct ds_variant *con
 		 "(the instance's tag names it), one row per operation. Speed-up is the "
 		 "reference's mean cycles over the variant's (above 1.00\xc3\x97 the variant is "
 		 "faster); fastest marks the build with the lowest mean cycles among the "
-		 "reference and the variants whose KAT passed, as on the summary. Variants that "
+		 "reference and the variants whose KAT passed and whose output did not differ "
+		 "from the reference's, as on the summary. Variants that "
 		 "were not timed are listed with their reason in A.14 of their candidate page.");
 	filter_line(&md, vs, nv, shown);
 	md_table(&md, hdr, 8);

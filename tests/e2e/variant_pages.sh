@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# variants.sh — implementation variants on the pages (issue #29;
+# variant_pages.sh — implementation variants on the pages (issue #29;
 # docs/report-format.md §5, §6, §10.2, §11): a short measurement on the layouts
 # fixture ToyKEM (add, build, kat, measure keygen and dec), whose Toy-1-128
 # ships a Reference_ and an Optimized_Implementation (built as
@@ -21,7 +21,7 @@ set -euo pipefail
 : "${NGCC_BIN:?}" "${NGCC_SRC:?}"
 export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 . "$NGCC_SRC/tests/e2e/lib.bash"
-ws=$(mktemp -d /tmp/ngcc-e2e-variants.XXXXXX)
+ws=$(mktemp -d /tmp/ngcc-e2e-variant-pages.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 
@@ -43,12 +43,18 @@ p = sys.argv[1]
 d = json.load(open(p))
 inst = d["instances"]
 src = inst["toykem-submission-v1-0/Toy-1-128+avx2"]
-for label, variant, kat in (("Toy-1-128+avx512", "optimized-avx512", "UNSUPPORTED_CPU"),
-                            ("Toy-1-128+portable", "optimized-portable", "MISMATCH"),
-                            ("Toy-5-256+additional", "additional", "PASS")):
+# the KAT gate's comparison with the reference (kat/gate_variants.c)
+src["kat_vs_reference"] = "same"
+for label, variant, kat, vs in (
+        ("Toy-1-128+avx512", "optimized-avx512", "UNSUPPORTED_CPU", "not compared"),
+        ("Toy-1-128+portable", "optimized-portable", "MISMATCH", "differs"),
+        ("Toy-1-128+additional", "additional", "MISMATCH", None),
+        ("Toy-5-256+additional", "additional", "PASS", "no reference")):
     e = copy.deepcopy(src)
     e.update(label=label, variant=variant, kat=kat, kat_log=None,
-             kat_log_sha256=None, kat_not_passed=kat != "PASS")
+             kat_log_sha256=None, kat_not_passed=kat != "PASS", kat_vs_reference=vs)
+    if vs is None:
+        del e["kat_vs_reference"]
     inst["toykem-submission-v1-0/" + label] = e
 json.dump(d, open(p, "w"), indent=1)
 PY
@@ -69,10 +75,11 @@ want = [["| `Toy-1-128`", "keygen"], ["| `Toy-1-128`", "dec"],
 assert rows == want, rows
 PY
 has "$page" '### A.14 Implementation variants'
-has "$page" '| `Toy-1-128` (AVX2) | optimized (AVX2) | PASS | timed, 2 of 2 records complete | no |'
-has "$page" '| `Toy-1-128` (AVX-512) | optimized (AVX-512) | UNSUPPORTED_CPU | not run: UNSUPPORTED_CPU'
-has "$page" '| `Toy-1-128` (portable) | optimized (portable) | MISMATCH | not timed: KAT MISMATCH'
-has "$page" '| `Toy-5-256` (additional) | additional | PASS | not measured in this run | no |'
+has "$page" '| `Toy-1-128` (AVX2) | optimized (AVX2) | PASS | same | timed, 2 of 2 records complete | no |'
+has "$page" '| `Toy-1-128` (AVX-512) | optimized (AVX-512) | UNSUPPORTED_CPU | not compared | not run: UNSUPPORTED_CPU'
+has "$page" '| `Toy-1-128` (portable) | optimized (portable) | MISMATCH | differs | not timed: KAT output differs from its reference'"'"'s (KAT MISMATCH) | no |'
+has "$page" '| `Toy-1-128` (additional) | additional | MISMATCH | – | not timed: KAT MISMATCH'
+has "$page" '| `Toy-5-256` (additional) | additional | PASS | no reference | not measured in this run | no |'
 has "$page" '- Parameter sets: `Toy-1-128`, `Toy-3-192`, `Toy-5-256`'
 grep -q '^| `Toy-1-128` (AVX2) dec | [0-9.]*\( [kMG]\)\? | [0-9.]*\( [kMG]\)\? | [0-9]*\.[0-9][0-9]× |$' "$page" ||
 	fail "A.14 speed-up row of dec: $(grep -F '(AVX2) dec' "$page")"
