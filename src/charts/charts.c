@@ -34,7 +34,10 @@ static void add_chart(struct site_charts *out, const char *name, const char *tit
 
 static char *inst_name(const struct ds_instance *in, const char *op)
 {
-	return xasprintf("%s%s %s", in->label, in->optimized ? " (AVX2)" : "", op);
+	char *name = ds_variant_display(in->label, in->variant);
+	char *s = xasprintf("%s %s", name, op);
+	free(name);
+	return s;
 }
 
 /* ---- cycles per operation ------------------------------------------------------ */
@@ -99,7 +102,7 @@ static void cycles_chart(const struct dataset *ds, const struct ds_candidate *c,
 			d.d = xrealloc(d.d, (d.n + 1) * sizeof *d.d);
 			d.d[d.n++] = (struct svg_dot){ NULL, mean, lo, hi, 0 };
 			d.d[d.n - 1].series = (int)series_index(&d.series, in->rec[r].op);
-			char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+			char *iname = ds_variant_display(in->label, in->variant);
 			csv_str(&csv, iname);
 			free(iname);
 			csv_str(&csv, in->rec[r].op);
@@ -164,7 +167,7 @@ static void shares_chart(const struct dataset *ds, const struct ds_candidate *c,
 			sl_push_owned(&labels, inst_name(in, in->prof[p].op));
 			s.s = xrealloc(s.s, (s.n + 1) * sizeof *s.s);
 			s.s[s.n++] = (struct svg_stack){ NULL, { h, d } };
-			char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+			char *iname = ds_variant_display(in->label, in->variant);
 			csv_str(&csv, iname);
 			free(iname);
 			csv_str(&csv, in->prof[p].op);
@@ -257,7 +260,7 @@ static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
 			sl_push_owned(&labels, inst_name(in, in->rec[r].op));
 			b.b = xrealloc(b.b, (b.n + 1) * sizeof *b.b);
 			b.b[b.n++] = (struct svg_bars){ NULL, { v[0], v[1], v[2] } };
-			char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+			char *iname = ds_variant_display(in->label, in->variant);
 			csv_str(&csv, iname);
 			free(iname);
 			csv_str(&csv, in->rec[r].op);

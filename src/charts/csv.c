@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/dataset.h"
+#include "model/variant_view.h"
 
 /* ---- writer ---------------------------------------------------------------- */
 
@@ -230,7 +231,7 @@ static void summary_row(struct csv_out *c, const struct dataset *ds,
 	csv_str(c, ds->system_id);
 	csv_str(c, cand->id);
 	csv_str(c, in->label);
-	csv_str(c, in->optimized ? "optimized" : "reference");
+	csv_str(c, in->variant->name);
 	csv_str(c, r->op);
 	csv_json(c, json_object_get(j, "status"));
 	csv_str_or_null(c, target_bits(ds, cand->id, in->label));
@@ -259,6 +260,15 @@ static void summary_row(struct csv_out *c, const struct dataset *ds,
 	csv_str(c, cat_field(cat, 5) ? cat_field(cat, 5) : "api");
 	csv_str_or_null(c, in->kat_status);
 	csv_json(c, jget(j, "counter.name"));
+	/* model/variant_view.h: the same figures as the summary's "Fastest
+	 * implementation" section */
+	double s;
+	const struct ds_instance *ref = ds_reference_of(cand, in);
+	if (in->variant != DS_REFERENCE && ds_speedup(cand, in, r->op, &s))
+		csv_double(c, s);
+	else
+		csv_null(c);
+	csv_str(c, ref && ds_fastest_build(cand, ref, r->op) == in ? "true" : "false");
 	csv_end_row(c);
 }
 
@@ -270,8 +280,6 @@ char *csv_summary(const struct dataset *ds, size_t *len)
 		const struct ds_candidate *cand = &ds->cand[i];
 		for (size_t k = 0; k < cand->n_inst; k++) {
 			const struct ds_instance *in = &cand->inst[k];
-			if (in->optimized)
-				continue;
 			for (size_t r = 0; r < in->n_rec; r++)
 				summary_row(&c, ds, cand, in, &in->rec[r]);
 		}

@@ -49,7 +49,7 @@ char *csv_from_cells(char ***rows, size_t nrows, size_t ncols, size_t *len);
 	"trials,iterations_per_trial,hash_share,drng_share,elf_load_bytes," \
 	"baseline_rss_bytes,peak_rss_bytes,op_peak_rss_bytes,stack_peak_bytes," \
 	"heap_peak_bytes,pk_bytes,sk_bytes,ct_bytes,ss_bytes,signature_bytes," \
-	"size_basis,kat,counter"
+	"size_basis,kat,counter,speedup_vs_reference,fastest"
 #define CSV_PROFILES_COLUMNS \
 	"system,candidate,label,operation,fn,in_bits,out_bits,calls,ticks,share"
 #define CSV_SIZES_COLUMNS \

@@ -171,8 +171,8 @@ static struct ds_instance *find_or_add_instance(struct ds_candidate *c, const ch
 	struct ds_instance *in = &c->inst[c->n_inst++];
 	memset(in, 0, sizeof *in);
 	in->stem = xstrdup(stem);
-	in->optimized = str_ends_with(stem, "+avx2");
-	in->label = in->optimized ? xstrndup(stem, strlen(stem) - 5) : xstrdup(stem);
+	in->variant = ds_variant_of_stem(stem, &in->label);
+	in->optimized = in->variant != DS_REFERENCE;
 	return in;
 }
 
@@ -180,7 +180,7 @@ static int instance_cmp(const void *a, const void *b)
 {
 	const struct ds_instance *x = a, *y = b;
 	int c = natural_cmp(x->label, y->label);
-	return c ? c : x->optimized - y->optimized;
+	return c ? c : ds_variant_rank(x->variant) - ds_variant_rank(y->variant);
 }
 
 static int op_entry_cmp(const void *a, const void *b)

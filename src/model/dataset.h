@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "evidence/check_json.h"
+#include "model/variant.h"
 #include "util/util.h"
 
 /* A `;`-separated catalog: `#` comments and blank lines dropped, fields
@@ -41,8 +42,9 @@ struct ds_profile {       /* profile/<cand>/<stem>__<op>.json */
 
 struct ds_instance {
 	char *label;          /* base label */
-	char *stem;           /* label, or label+avx2 for an optimized build */
-	int optimized;
+	char *stem;           /* label, or label+<tag> for another variant (+avx2 ...) */
+	const struct ds_variant *variant;   /* from the stem's suffix (model/variant.h) */
+	int optimized;        /* any build but the reference (variant != DS_REFERENCE) */
 	json_t *build;        /* build.json entry (own reference) or NULL */
 	char *kat_status;     /* PASS, MISMATCH, ..., NOLOG, NORESULT */
 	char *kat_detail;     /* detail of the RESULT line, or NULL */
@@ -67,7 +69,7 @@ struct ds_instance {
 
 struct ds_candidate {
 	char *id, *algorithm, *type;   /* type: kem sign kex hash */
-	struct ds_instance *inst;      /* natural order, reference before AVX2 */
+	struct ds_instance *inst;      /* natural order, reference before its variants */
 	size_t n_inst;
 	json_t *survey;                /* profile/<cand>/survey.json or NULL */
 };

@@ -63,14 +63,6 @@ static void header(struct cpage *p)
 	free(page);
 }
 
-static int any_optimized_measured(const struct ds_candidate *c)
-{
-	for (size_t i = 0; i < c->n_inst; i++)
-		if (c->inst[i].optimized && c->inst[i].n_rec)
-			return 1;
-	return 0;
-}
-
 /* Does every instance's build.json entry list this patch? */
 static int all_have_patch(const struct ds_candidate *c, const char *sha)
 {
@@ -139,11 +131,14 @@ static void basic_information(struct cpage *p)
 		   "function: hash"
 		 : function_text(c->type));
 	md_linef(&p->md, "- Algorithm: %s", c->algorithm);
-	md_linef(&p->md, "- Implementation versions measured: %s",
-		 any_optimized_measured(c) ? "reference, optimized (AVX2)" : "reference");
+	char *versions = versions_measured(c);
+	md_linef(&p->md, "- Implementation versions measured: %s", versions);
+	free(versions);
 	struct strbuf sets = STRBUF_INIT;
 	for (size_t i = 0; i < c->n_inst; i++) {
-		if (c->inst[i].optimized)
+		/* each label once: a variant follows its reference (or stands
+		 * alone when the package has no reference of that set) */
+		if (i && !strcmp(c->inst[i - 1].label, c->inst[i].label))
 			continue;
 		char *code = md_code(c->inst[i].label);
 		sb_addf(&sets, "%s%s", sets.len ? ", " : "", code);
@@ -323,7 +318,8 @@ static void kat_notes(struct cpage *p)
 		{ "guide", "the compiler flags of the NICCS self-assessment guide" },
 		{ "harness-default", "ngcc-perf's more permissive fallback flags, used because the "
 		  "guide flags did not build the library or its KAT did not pass with them" },
-		{ "guide-performance", "the guide's performance flags, for an optimized (AVX2) build" },
+		{ "guide-performance", "the guide's performance flags, for a build of an optimized "
+		  "implementation (the instance's tag names it, e.g. (AVX2))" },
 	};
 	if (!p->charts)
 		return;

@@ -10,9 +10,9 @@
 char *instance_cell(const struct ds_instance *in)
 {
 	char *code = md_code(in->label);
-	if (!in->optimized)
+	if (!in->variant->tag)
 		return code;
-	char *s = xasprintf("%s (AVX2)", code);
+	char *s = xasprintf("%s (%s)", code, in->variant->tag);
 	free(code);
 	return s;
 }

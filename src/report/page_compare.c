@@ -2,7 +2,8 @@
  * page_compare.c — compare.md, with two or more systems in one tree
  * (docs/report-format.md §10.3): each reference instance and operation
  * measured on the first system and on another, with cycles, times and
- * their ratios, outliers flagged, and a ratio chart per other system.
+ * their ratios, outliers flagged, and a ratio chart per other system;
+ * then each implementation variant against the same variant there.
  * A report page like the others, so it is in the Markdown tree whenever
  * the site shows it.
  */
@@ -99,7 +100,7 @@ static void cmp_table(struct md_page *md, const struct cmp_row *rows, size_t n,
 		char c0[FMT_MAX], c1[FMT_MAX], t0[FMT_MAX], t1[FMT_MAX];
 		char *page = xasprintf("%s/%s.md", s0, rows[i].c->id);
 		char *cells[10] = {
-			md_link(rows[i].c->id, page), md_code(rows[i].in->label), xstrdup(rows[i].op),
+			md_link(rows[i].c->id, page), instance_cell(rows[i].in), xstrdup(rows[i].op),
 			xstrdup(fmt_cycles(c0, &rows[i].cyc[0])), xstrdup(fmt_cycles(c1, &rows[i].cyc[1])),
 			xasprintf("%.2f", rows[i].ratio_c),
 			xstrdup(fmt_time(t0, &rows[i].sec[0])), xstrdup(fmt_time(t1, &rows[i].sec[1])),
@@ -139,6 +140,57 @@ static struct cmp_row *collect_rows(const struct dataset *base, const struct dat
 		}
 	}
 	return rows;
+}
+
+/* Like with like (issue #29): a variant build of base against the build of
+ * the same stem on other, i.e. the same parameter set and the same variant
+ * (AVX2 with AVX2, portable with portable); never against the reference or
+ * another variant.  Of candidate cand only when it is not NULL. */
+static struct cmp_row *collect_variant_rows(const struct dataset *base,
+					    const struct dataset *other, const char *cand,
+					    size_t *n)
+{
+	struct cmp_row *rows = NULL;
+	*n = 0;
+	for (size_t i = 0; i < base->n_cand; i++) {
+		const struct ds_candidate *c = &base->cand[i];
+		for (size_t k = 0; k < c->n_inst && !(cand && strcmp(c->id, cand)); k++) {
+			const struct ds_instance *a = &c->inst[k];
+			const struct ds_instance *b = find_instance(other, c->id, a->stem);
+			for (size_t r = 0; a->optimized && b && r < a->n_rec; r++) {
+				struct cmp_row row = { c, a, a->rec[r].op, { 0, 0 }, { 0, 0 }, 0, 0 };
+				if (!record_pair(a, b, a->rec[r].op, &row))
+					continue;
+				rows = xrealloc(rows, (*n + 1) * sizeof *rows);
+				rows[(*n)++] = row;
+			}
+		}
+	}
+	return rows;
+}
+
+/* The variants' own section after the reference rows of one other
+ * system, when any variant was measured on both; returns its rows. */
+static size_t variant_section(struct md_page *md, const struct dataset *base,
+			      const struct dataset *other, const char *cand)
+{
+	size_t n = 0;
+	struct cmp_row *rows = collect_variant_rows(base, other, cand, &n);
+	if (n) {
+		md_blockf(md, "## %s against %s: implementation variants", other->system_id,
+			  base->system_id);
+		md_blockf(md, "Each variant build (the instance's tag names it) against the same "
+			  "variant of the same parameter set on %s, never against the reference "
+			  "or another variant; a variant measured on one system only has no row. "
+			  "The outlier flag uses the median cycle ratio of these rows.",
+			  other->system_id);
+		double median = median_ratio(rows, n);
+		for (size_t k = 0; k < sizeof type_heading / sizeof *type_heading; k++)
+			cmp_table(md, rows, n, type_heading[k][0], base->system_id,
+				  other->system_id, median);
+	}
+	free(rows);
+	return n;
 }
 
 /* A system measured under user-mode emulation says so above its figures. */
@@ -259,8 +311,10 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 		  "on system %s and on another system. Ratios are the other system's figure "
 		  "divided by %s's; cycles count each system's own clock, so the time ratio "
 		  "is the one to read across clocks. A ratio more than twice or less than half "
-		  "the median cycle ratio of its section is flagged `outlier`.", base->system_id,
-		  base->system_id);
+		  "the median cycle ratio of its section is flagged `outlier`. Like is compared "
+		  "with like: reference builds with reference builds; an implementation variant "
+		  "(AVX2, NEON, …) only with the same variant on the other system, in a section "
+		  "of its own.", base->system_id, base->system_id);
 	/* every system's rows first: the links name the candidates they hold */
 	struct cmp_row **rows = xcalloc(n, sizeof *rows);
 	size_t *nr = xcalloc(n, sizeof *nr);
@@ -280,6 +334,7 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 		for (size_t k = 0; k < sizeof type_heading / sizeof *type_heading; k++)
 			cmp_table(&page, rows[s], nr[s], type_heading[k][0], base->system_id,
 				  sys[s]->system_id, median);
+		variant_section(&page, base, sys[s], NULL);
 	}
 	for (size_t s = 1; s < n; s++)
 		free(rows[s]);
@@ -328,6 +383,7 @@ char *page_compare_candidate(const struct dataset *const *sys, size_t n, const c
 			emulation_notes(&page, base, sys[s]);
 			cmp_table(&page, rows, nr, c->type, base->system_id, sys[s]->system_id,
 				  median_ratio(rows, nr));
+			variant_section(&page, base, sys[s], cand);
 			free(a);
 			free(b);
 			total += nr;

@@ -268,6 +268,7 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	md_linef(md, "- Builds: the guide reference flags %s plus %s (`guide`); an instance whose "
 		 "guide build or KAT fails is rebuilt with %s (`harness-default`); optimized builds "
 		 "use %s (`guide-performance`).", ref, add, fb, perf);
+	method_variants(md, ds);
 	free(ref);
 	free(add);
 	free(fb);

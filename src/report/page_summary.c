@@ -15,6 +15,7 @@
 #include "method/types.h"
 #include "model/baseline_view.h"
 #include "model/size_audit.h"
+#include "model/variant_view.h"
 #include "stats/stats.h"
 
 #define DASH FMT_DASH
@@ -460,7 +461,10 @@ static void legend(struct spage *p)
 			 "`clean`, or the number of findings; `%s` not checked (check covers %s "
 			 "instances). Details on the candidate pages and on the [checks page]"
 			 "(checks.md).", DASH, cand_types_checked());
-	md_linef(&p->md, "- **Scope**: reference builds only; optimized builds are on the candidate pages.");
+	md_linef(&p->md, "- **Scope**: reference builds only; optimized builds are on the candidate "
+		 "pages.%s", ds_variants_measured(ds) ? " The fastest build of each operation, with "
+		 "its speed-up over the reference, is in [Fastest implementation]"
+		 "(#fastest-implementation)." : "");
 	md_linef(&p->md, "- **Links**: [method and limitations](method.md), [symmetric survey]"
 		 "(../symmetric-survey.md), [size audit](../size-audit.md); the evidence and CSV "
 		 "downloads are under `data/%s/` of the published dataset. These are independent "
@@ -491,5 +495,6 @@ char *page_summary(const struct dataset *ds, size_t *len)
 		pk_section(&p, &sections[s]);
 	baseline_section(&p);
 	hash_section(&p);
+	summary_fastest(&p.md, ds);
 	return md_finish(&p.md, len);
 }

@@ -66,8 +66,22 @@ void candidate_checks(struct md_page *md, const struct ds_candidate *c);
 char *check_summary_cell(const struct ds_instance *in);
 char *page_checks(const struct dataset *ds, size_t *len);
 
+/* Implementation variants (page_variants.c): the words of "Implementation
+ * versions measured" (`reference, optimized (AVX2)`: the reference, then
+ * each variant with a timing record), A.14 of a candidate page (nothing
+ * for a candidate with reference builds only) and the summary's "Fastest
+ * implementation" section (nothing when no variant was timed). */
+char *versions_measured(const struct ds_candidate *c);
+void candidate_variants(struct md_page *md, const struct ds_candidate *c);
+void summary_fastest(struct md_page *md, const struct dataset *ds);
+/* The method page's bullet on the variants of the run: each variant's
+ * builds with their flags (build.json's compile commands), why, the KAT
+ * gate and whether variants were profiled; nothing without variants. */
+void method_variants(struct md_page *md, const struct dataset *ds);
+
 /* ---- shared pieces (page_common.c) ---- */
-/* The instance cell: `label`, plus " (AVX2)" for an optimized build. */
+/* The instance cell: `label`, plus " (AVX2)" (the variant's tag,
+ * model/variant.h) for a build other than the reference. */
 char *instance_cell(const struct ds_instance *in);
 /* Breadcrumb system list in registry order: current in bold, systems with
  * pages in the tree linked to ../<other>/<page>, others plain.  cand: the

@@ -1,6 +1,7 @@
 /*
  * pages.h — the Markdown pages only the site has (docs/report-format.md §10.3):
- * the equal-security pages, each with its charts.  (The comparison page of
+ * the equal-security pages, each with its charts, and the implementation
+ * variants' pages.  (The comparison page of
  * two or more systems is a report page: report/pages.h, page_compare.)
  */
 #ifndef NGCC_SITE_PAGES_H
@@ -16,5 +17,12 @@
  * security_targets.csv with eligible rows; their charts join charts. */
 void site_equal_security_pages(const struct dataset *ds, struct site_files *md,
 			       struct site_charts *charts);
+
+/* <SYS>/variants.md (every timed build) and variants-<variant>.md (one
+ * variant's builds), when a variant other than the reference was timed
+ * (variant_pages.c). */
+void site_variant_pages(const struct dataset *ds, struct site_files *md);
+/* "variants.md" (v NULL: all builds) or "variants-<variant>.md". */
+char *site_variant_page_name(const struct ds_variant *v);
 
 #endif

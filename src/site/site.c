@@ -129,6 +129,28 @@ static void equal_security_links(struct strbuf *sb, const struct build *b, const
 	free(prefix);
 }
 
+/* " · Builds by variant: all builds · reference · optimized (AVX2)" for
+ * the variant pages that exist (site/variant_pages.c). */
+static void variant_links(struct strbuf *sb, const struct build *b, const char *page)
+{
+	const struct site_system *s = system_of(b, page);
+	int first = 1;
+	for (size_t v = 0; v <= n_ds_variants; v++) {
+		const struct ds_variant *var = v ? &ds_variants[v - 1] : NULL;
+		char *name = site_variant_page_name(var);
+		char *path = xasprintf("%s/%s", s->ds->system_id, name);
+		if (site_files_find(&b->md, path)) {
+			sb_addf(sb, "%s<a href=\"%.*s.html\">", first ? " \xc2\xb7 Builds by "
+				"variant: " : " \xc2\xb7 ", (int)(strlen(name) - 3), name);
+			html_escape(sb, var ? var->version : "all builds");
+			sb_adds(sb, "</a>");
+			first = 0;
+		}
+		free(path);
+		free(name);
+	}
+}
+
 /* In-page navigation: on a summary, its category tables (with their own
  * pages); elsewhere the sections, when there are at least three. */
 static void jump_list(struct strbuf *sb, const struct build *b, const char *page,
@@ -155,8 +177,10 @@ static void jump_list(struct strbuf *sb, const struct build *b, const char *page
 		if (*own)
 			sb_addf(sb, " (<a href=\"%s.html\">own page</a>)", own);
 	}
-	if (summary)
+	if (summary) {
 		equal_security_links(sb, b, page);
+		variant_links(sb, b, page);
+	}
 	sb_adds(sb, "</nav>\n");
 }
 
@@ -358,7 +382,8 @@ static void downloads_page(struct build *b)
 		const char *id = b->in->sys[i].ds->system_id;
 		sb_addf(&sb, "\n## System %s\n\n", id);
 		static const char *const f[][2] = {
-			{ "summary.csv", "one row per reference instance and operation" },
+			{ "summary.csv", "one row per build (reference and variants) and operation, "
+			  "with each variant's speed-up and the fastest build marked" },
 			{ "profiles.csv", "hash and DRNG profile calls" },
 			{ "sizes.csv", "size audit rows" },
 			{ "dataset.json", "campaign, build, records and profiles in one file" },
@@ -460,8 +485,10 @@ static void collect_markdown(struct build *b)
 		dss[i] = b->in->sys[i].ds;
 		/* linked from the system's summary, so only with one */
 		char *summary = xasprintf("%s/index.md", dss[i]->system_id);
-		if (site_files_find(&b->md, summary))
+		if (site_files_find(&b->md, summary)) {
 			site_equal_security_pages(dss[i], &b->md, &b->charts[i]);
+			site_variant_pages(dss[i], &b->md);
+		}
 		free(summary);
 	}
 	/* compare.md came with the report's pages; its charts join ours */

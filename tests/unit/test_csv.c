@@ -77,7 +77,7 @@ static void columns(void **state)
 		"max_trial_seconds,cv_trial_seconds,measurements,trials,iterations_per_trial,"
 		"hash_share,drng_share,elf_load_bytes,baseline_rss_bytes,peak_rss_bytes,"
 		"op_peak_rss_bytes,stack_peak_bytes,heap_peak_bytes,pk_bytes,sk_bytes,ct_bytes,"
-		"ss_bytes,signature_bytes,size_basis,kat,counter");
+		"ss_bytes,signature_bytes,size_basis,kat,counter,speedup_vs_reference,fastest");
 	assert_string_equal(CSV_PROFILES_COLUMNS,
 		"system,candidate,label,operation,fn,in_bits,out_bits,calls,ticks,share");
 }
