@@ -77,6 +77,8 @@ LIBS     = -ljansson -lelf -lcrypto -larchive -lcmark-gfm-extensions -lcmark-gfm
 LIB_DIRS = src/util src/proc src/method src/stats src/evidence src/host \
            src/package src/build src/kat src/selftest src/campaign src/model src/check \
            src/charts src/report src/site src/dataset src/pipeline
+# compare/ (rank 10): two datasets compared (issue 28).
+LIB_DIRS += src/compare
 LIB_SRCS = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_SRCS = $(wildcard src/cli/*.c)

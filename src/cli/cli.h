@@ -42,5 +42,6 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_status(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 
 #endif

@@ -34,6 +34,7 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_plan
 #pragma weak cmd_status
 #pragma weak cmd_launch
+#pragma weak cmd_compare
 
 struct command {
 	const char *name;
@@ -62,6 +63,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "every unit of a run directory and its state", 0 },
 	{ "launch", cmd_launch, "write GNU parallel or Slurm scripts for a sharded campaign", 0 },
 	{ "merge", cmd_merge, "join the run directories of a campaign's shards into one run", 0 },
+	{ "compare", cmd_compare, "compare two runs or datasets: ratios, intervals, verdicts", 0 },
 };
 
 static void usage(FILE *out)
