@@ -267,6 +267,61 @@ char *version_dir(const char *cand_dir, const struct version_log *log, int numbe
 	return path_joinf(cand_dir, "versions/%d", number);
 }
 
+/* Was path written at or after the ISO time `added`?  (Whole seconds:
+ * a build in the second its version was added counts.) */
+static int written_since(const char *path, const char *added)
+{
+	struct stat st;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (stat(path, &st))
+		return 0;
+	const char *end = strptime(added, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end)
+		return 1; /* a legacy version's unknown date: whatever is there */
+	return st.st_mtime >= timegm(&tm);
+}
+
+char *version_build_dir(const char *workspace, const char *id, const char *cand_dir,
+			const struct version_log *log, int number)
+{
+	const struct pkg_version *v = versions_find(log, number);
+	if (!v)
+		return NULL;
+	char *dir = v == versions_current(log) ? path_joinf(workspace, "build/%s", id)
+					       : path_joinf(cand_dir, "versions/%d/build", number);
+	char *json = path_join(dir, "build.json");
+	int ok = v == versions_current(log) ? written_since(json, v->added) : path_is_file(json);
+	free(json);
+	if (!ok) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+int version_listing(const char *cand_dir, const struct version_log *log, int number,
+		    char **listing, char **err)
+{
+	char *dir = version_dir(cand_dir, log, number);
+	char *path = path_join(dir, PACKAGE_LISTING);
+	size_t len, files;
+	int rc = 0;
+	if (path_exists(path)) {
+		if (read_file(path, listing, &len)) {
+			*err = xasprintf("%s: cannot read: %s", path, io_strerror(errno));
+			rc = -1;
+		}
+	} else {
+		char *source = path_join(dir, "source");
+		rc = package_listing(source, listing, &files, err);
+		free(source);
+	}
+	free(path);
+	free(dir);
+	return rc;
+}
+
 /* build/<id>/build.json and the KAT logs kat/<stem>.log into dst/build/
  * (absent: nothing). */
 static int copy_build_records(const char *workspace, const char *id, const char *dst)
@@ -340,7 +395,8 @@ int versions_keep_current(const char *workspace, const char *id, const char *can
 				 "version; move it away and add again", dst);
 	else if (mkdir_p(tmp, 0755))
 		*err = xasprintf("cannot create '%s': %s", tmp, strerror(errno));
-	else if (copy_build_records(workspace, id, tmp))
+	else if (version_build_dir(workspace, id, cand_dir, log, cur->number) &&
+		 copy_build_records(workspace, id, tmp))
 		*err = xasprintf("cannot copy the build records of '%s' into '%s': %s", id, tmp,
 				 strerror(errno));
 	else if (move_items(cand_dir, tmp, err) == 0) {

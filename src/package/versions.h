@@ -62,6 +62,20 @@ int versions_append(struct version_log *log, const struct pkg_version *v);
  * current version, cand_dir/versions/<number> for an older one. */
 char *version_dir(const char *cand_dir, const struct version_log *log, int number);
 
+/* The folder holding version `number`'s build records (build.json and
+ * kat/<stem>.log), or NULL when it has none: for the current version
+ * workspace/build/<id>/ when its build.json was written after the version
+ * was added (a build of an older version does not count), for an older
+ * one versions/<number>/build/ as kept when the next version was added. */
+char *version_build_dir(const char *workspace, const char *id, const char *cand_dir,
+			const struct version_log *log, int number);
+
+/* The file listing of version `number` (pkgdigest.h): its package.sha256,
+ * or for a legacy version the listing of its source/ now.  0, or -1 with
+ * *err. */
+int version_listing(const char *cand_dir, const struct version_log *log, int number,
+		    char **listing, char **err);
+
 /* The files of one version, moved together (kat.sha256, patches/ and
  * package.sha256 may be absent). */
 extern const char *const version_items[];
