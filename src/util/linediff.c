@@ -37,9 +37,11 @@ static struct line *split_lines(const char *s, size_t len, size_t *n)
 		size_t end = nl ? (size_t)(nl - s) : len;
 		if (k == cap)
 			v = xrealloc(v, (cap *= 2) * sizeof *v);
+		/* the line end is part of the line: a last line without one
+		 * differs from the same text with one, as diff(1) says */
 		v[k].p = s + i;
-		v[k].len = end - i;
-		v[k].h = fnv1a(s + i, end - i);
+		v[k].len = end - i + (nl ? 1 : 0);
+		v[k].h = fnv1a(s + i, v[k].len);
 		k++;
 		i = end + 1;
 	}
