@@ -386,6 +386,7 @@ int versions_keep_current(const char *workspace, const char *id, const char *can
 			  const struct version_log *log, char **err)
 {
 	const struct pkg_version *cur = versions_current(log);
+	char *built = version_build_dir(workspace, id, cand_dir, log, cur->number);
 	char *tmp = path_joinf(cand_dir, "versions/.%d.new", cur->number);
 	char *dst = path_joinf(cand_dir, "versions/%d", cur->number);
 	int rc = -1;
@@ -395,8 +396,7 @@ int versions_keep_current(const char *workspace, const char *id, const char *can
 				 "version; move it away and add again", dst);
 	else if (mkdir_p(tmp, 0755))
 		*err = xasprintf("cannot create '%s': %s", tmp, strerror(errno));
-	else if (version_build_dir(workspace, id, cand_dir, log, cur->number) &&
-		 copy_build_records(workspace, id, tmp))
+	else if (built && copy_build_records(workspace, id, tmp))
 		*err = xasprintf("cannot copy the build records of '%s' into '%s': %s", id, tmp,
 				 strerror(errno));
 	else if (move_items(cand_dir, tmp, err) == 0) {
@@ -412,5 +412,6 @@ int versions_keep_current(const char *workspace, const char *id, const char *can
 		rm_rf(tmp);
 	free(dst);
 	free(tmp);
+	free(built);
 	return rc;
 }

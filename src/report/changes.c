@@ -201,7 +201,8 @@ static void all_labels(const struct ctx *x, struct strlist *out)
 	for (size_t i = 0; i < x->a.conf.n_inst; i++)
 		if (!sl_contains(out, x->a.conf.inst[i].label))
 			sl_push(out, x->a.conf.inst[i].label);
-	qsort(out->items, out->n, sizeof *out->items, natural_qsort_cmp);
+	if (out->n > 1)
+		qsort(out->items, out->n, sizeof *out->items, natural_qsort_cmp);
 }
 
 static void instances(struct ctx *x, const struct strlist *labels)

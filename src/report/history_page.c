@@ -142,8 +142,10 @@ int history_scan(const char *hist_dir, const char *cand, struct history_view *h,
 		free(vdir);
 	}
 	sl_free(&names);
-	qsort(h->archived.items, h->archived.n, sizeof(char *), natural_qsort_cmp);
-	qsort(h->changes.items, h->changes.n, sizeof(char *), natural_qsort_cmp);
+	if (h->archived.n > 1)
+		qsort(h->archived.items, h->archived.n, sizeof(char *), natural_qsort_cmp);
+	if (h->changes.n > 1)
+		qsort(h->changes.items, h->changes.n, sizeof(char *), natural_qsort_cmp);
 	free(pages);
 	free(conf);
 	return rc;

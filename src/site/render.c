@@ -27,8 +27,17 @@ static int render_pages_with(struct site_system *sys, size_t n, const struct rep
 		copy[pages->f[k].len] = '\0';
 		site_files_add(&md, pages->f[k].path, copy, pages->f[k].len);
 	}
-	struct site_input in = { sys, n, &md, NGCC_VERSION, hist_md, hist_files };
+	/* the change history's pages go with the report's (site/history.h) */
+	for (size_t k = 0; hist_md && k < hist_md->n; k++)
+		site_files_add(&md, hist_md->v[k].path,
+			       xstrndup(hist_md->v[k].data, hist_md->v[k].len), hist_md->v[k].len);
+	struct site_input in = { sys, n, &md, NGCC_VERSION };
 	int rc = site_build(&in, out, err);
+	for (size_t k = 0; !rc && hist_files && k < hist_files->n; k++)
+		site_files_add(out, hist_files->v[k].path,
+			       xstrndup(hist_files->v[k].data, hist_files->v[k].len),
+			       hist_files->v[k].len);
+	site_files_sort(out);
 	site_files_free(&md);
 	return rc;
 }

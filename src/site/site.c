@@ -465,11 +465,6 @@ static void collect_markdown(struct build *b)
 			site_equal_security_pages(dss[i], &b->md, &b->charts[i]);
 		free(summary);
 	}
-	/* the change history (site/history.h) */
-	const struct site_files *hist = b->in->history_md;
-	for (size_t i = 0; hist && i < hist->n; i++)
-		site_files_add(&b->md, hist->v[i].path, xstrndup(hist->v[i].data, hist->v[i].len),
-			       hist->v[i].len);
 	/* compare.md came with the report's pages; its charts join ours */
 	size_t len;
 	free(page_compare(dss, b->in->n_sys, b->charts, &len));
@@ -491,13 +486,6 @@ int site_build(const struct site_input *in, struct site_files *out, char **err)
 	site_files_sort(&b.md);
 	for (size_t i = 0; i < b.md.n && !rc; i++)
 		rc = convert_page(&b, &b.md.v[i], err);
-	const struct site_files *hf = in->history_files;
-	for (size_t i = 0; hf && i < hf->n; i++) {
-		char *copy = xmalloc(hf->v[i].len + 1);
-		memcpy(copy, hf->v[i].data, hf->v[i].len);
-		copy[hf->v[i].len] = '\0';
-		site_files_add(out, hf->v[i].path, copy, hf->v[i].len);
-	}
 	site_files_add_str(out, "style.css", site_css);
 	site_files_add_str(out, SITE_MARKER, "ngcc-perf site: this directory is replaced "
 			   "by the next `ngcc-perf site`.\n");

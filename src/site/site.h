@@ -32,9 +32,6 @@ struct site_input {
 	size_t n_sys;
 	const struct site_files *markdown;   /* the report's Markdown tree */
 	const char *tool_version;  /* e.g. "0.1.0" */
-	/* A dataset's change history (site/history.h), or NULL: Markdown
-	 * pages converted like the report's, and files copied as they are. */
-	const struct site_files *history_md, *history_files;
 };
 
 /* Build every file of the site into out.  0, or -1 with *err. */
