@@ -11,6 +11,7 @@
 
 #include "dataset/changes_cmd.h"
 #include "model/dataset.h"
+#include "package/discover.h"
 #include "package/pkgdigest.h"
 #include "package/versions.h"
 #include "report/changes.h"
@@ -63,11 +64,12 @@ static int archive_page(const struct history_publish *h, const char *cand, const
 			int version)
 {
 	char *page = path_joinf(h->dataset, "reports/%s/%s.md", h->sys, cand);
+	char *page_rel = xasprintf("reports/%s/%s.md", h->sys, cand);
 	char *dst = path_joinf(hist, "%d/%s", version, h->sys), *data = NULL;
 	size_t len;
 	int rc = 0;
 	if (path_is_file(page)) {
-		if (read_file(page, &data, &len)) {
+		if (root_read_file(h->dataset, page_rel, &data, &len)) {
 			ngcc_error("cannot read %s: %s", page, io_strerror(errno));
 			rc = -1;
 		} else {
@@ -81,6 +83,7 @@ static int archive_page(const struct history_publish *h, const char *cand, const
 	}
 	free(data);
 	free(dst);
+	free(page_rel);
 	free(page);
 	return rc;
 }
@@ -318,8 +321,16 @@ size_t history_validate(const char *dataset, struct strlist *problems)
 	struct strlist cands = STRLIST_INIT;
 	char *dir = path_join(dataset, HISTORY_DIR);
 	dir_list(dir, DIR_PICK_DIRS, &cands);
-	for (size_t i = 0; i < cands.n; i++)
-		check_candidate(dataset, cands.items[i], problems);
+	for (size_t i = 0; i < cands.n; i++) {
+		char *rel = path_join(HISTORY_DIR, cands.items[i]);
+		if (!valid_candidate_id(cands.items[i]) || root_kind(dataset, rel) != 'd')
+			sl_push_owned(problems, xasprintf("%s: not a candidate's history folder (an "
+							  "id is [A-Za-z0-9._-]+; links are refused)",
+							  rel));
+		else
+			check_candidate(dataset, cands.items[i], problems);
+		free(rel);
+	}
 	sl_free(&cands);
 	free(dir);
 	return problems->n - before;

@@ -7,25 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "package/discover.h"
 #include "package/pkgdigest.h"
 #include "report/history_page.h"
 #include "util/fsutil.h"
 #include "util/untrusted.h"
 
-static int add_file(struct site_files *to, const char *hist, const char *rel,
-		    const char *site_path, char **err)
+/* site_path (history/<ID>/<rel>) read below the dataset, never through a
+ * link: a dataset is input we did not write (docs/security.md). */
+static int add_file(struct site_files *to, const char *dataset_dir, const char *site_path,
+		    char **err)
 {
-	char *p = path_join(hist, rel), *data = NULL;
+	char *data = NULL;
 	size_t len;
-	int rc = 0;
-	if (read_file(p, &data, &len)) {
-		*err = xasprintf("%s: cannot read: %s", p, io_strerror(errno));
-		rc = -1;
-	} else {
-		site_files_add(to, site_path, data, len);
+	if (root_read_file(dataset_dir, site_path, &data, &len)) {
+		*err = xasprintf("%s/%s: cannot read: %s", dataset_dir, site_path, io_strerror(errno));
+		return -1;
 	}
-	free(p);
-	return rc;
+	site_files_add(to, site_path, data, len);
+	return 0;
 }
 
 /* One candidate's pages; *listed set when it has a page. */
@@ -49,11 +49,11 @@ static int candidate(const char *dataset_dir, const char *cand, struct site_file
 		char *site_path = xasprintf("history/%s/%s", cand, rel);
 		int archived = strchr(rel, '/') != NULL;
 		if (str_starts_with(rel, "changes-") && str_ends_with(rel, ".md"))
-			rc = add_file(md, hist, rel, site_path, err);
+			rc = add_file(md, dataset_dir, site_path, err);
 		else if (archived && str_ends_with(rel, ".md"))
-			rc = add_file(md, hist, rel, site_path, err);
+			rc = add_file(md, dataset_dir, site_path, err);
 		else if (archived)
-			rc = add_file(files, hist, rel, site_path, err);
+			rc = add_file(files, dataset_dir, site_path, err);
 		free(site_path);
 	}
 	sl_free(&all);
@@ -72,6 +72,11 @@ int site_history_inputs(const char *dataset_dir, struct site_files *md, struct s
 	dir_list(dir, DIR_PICK_DIRS, &cands);
 	for (size_t i = 0; i < cands.n && !rc; i++) {
 		int listed = 0;
+		char *rel = path_join(HISTORY_DIR, cands.items[i]);
+		int ours = valid_candidate_id(cands.items[i]) && root_kind(dataset_dir, rel) == 'd';
+		free(rel);
+		if (!ours)
+			continue; /* validate names it */
 		rc = candidate(dataset_dir, cands.items[i], md, files, &listed, err);
 		if (listed)
 			sb_addf(&list, "- [%s](history/%s/index.md)\n", cands.items[i], cands.items[i]);

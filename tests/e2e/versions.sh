@@ -128,6 +128,13 @@ done
 has "$ws/ds/site/history/examplekem/index.html" "href=\"1/$sys/examplekem.html\""
 has "$ws/ds/site/history/examplekem/index.html" "href=\"../../$sys/examplekem.html\""
 expect 0 ngcc validate ds
+# a hostile dataset: a history folder that is a link is named, never read
+ln -s "$hist" "$ws/ds/history/elsewhere"
+expect 1 ngcc validate ds
+has "$ws.out" "history/elsewhere: not a candidate's history folder"
+expect 0 ngcc site --dataset ds --out "$ws/site2"
+[ ! -e "$ws/site2/history/elsewhere" ] || fail "site followed a linked history folder"
+rm "$ws/ds/history/elsewhere"
 printf 'x' >>"$hist/1/$sys/examplekem.md"
 expect 1 ngcc validate ds
 has "$ws.out" "PROBLEM history: history/examplekem/SHA256SUMS: the files of history/examplekem/ differ"
