@@ -3,6 +3,7 @@
  * the options of the whole chain (pipeline/campaign.h).
  */
 #include "campaign/memory.h"
+#include "campaign/repeat.h"
 #include "cli/cli.h"
 #include "util/numparse.h"
 #include "cli/engine_cli.h"
@@ -34,6 +35,9 @@ static void campaign_usage(FILE *out)
 		"  --out DIR            folder of the pages (default: <run>/reports; one\n"
 		"                       holding another run's pages is refused)\n"
 		"  --no-memory-pass     skip the memory pass (docs/method.md §8) after measure\n"
+		"  --no-repeat          skip timing a fixed sample of the units again at the\n"
+		"                       end (about 5 %%, at least one per candidate, into\n"
+		"                       repeat/; the method page shows the variation)\n"
 		"  --check              run `ngcc-perf check` after kat (correctness,\n"
 		"                       sanitizers, valgrind, constant time); its records\n"
 		"                       go on the pages\n"
@@ -131,6 +135,7 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 	r.baseline = -1;
 	int rc = take_own_options(&argc, argv, &pages_out, &r);
 	r.memory_pass = !memory_strip_option(&argc, argv);
+	r.no_repeat = repeat_strip_option(&argc, argv, REPEAT_NO_OPTION);
 	if (!rc)
 		rc = engine_parse_cli(argc, argv, &r.o, campaign_usage);
 	if (rc) {

@@ -41,6 +41,9 @@ static void compare_usage(FILE *out)
 		"                     chart, style.css, compare.md, compare.csv and the\n"
 		"                     chart's SVG and CSV (a previous one there is\n"
 		"                     replaced, any other non-empty folder refused)\n"
+		"  --map A_ID=B_ID    compare A's candidate A_ID with B's candidate B_ID\n"
+		"                     (e.g. two versions measured side by side in one run:\n"
+		"                     give the same run as A and B; no drift between runs)\n"
 		"  --resamples N      bootstrap resamples (default %d)\n"
 		"  --seed N           xor-ed into every row's bootstrap seed (default 0)\n"
 		"  -h, --help         show this help\n"
@@ -85,6 +88,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "resamples", required_argument, NULL, 'r' },
+		{ "map", required_argument, NULL, 'M' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -118,6 +122,17 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 			}
 			a->req.opts.seed = (uint64_t)seed;
 			break;
+		case 'M': {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1] || strchr(eq + 1, '=')) {
+				ngcc_error("--map needs A_ID=B_ID, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			*eq = '\0';
+			a->req.opts.map_a = optarg;
+			a->req.opts.map_b = eq + 1;
+			break;
+		}
 		case 'h': compare_usage(stdout); return -1;
 		default: compare_usage(stderr); return EXIT_USAGE;
 		}

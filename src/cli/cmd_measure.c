@@ -5,6 +5,7 @@
  */
 #include "campaign/engine.h"
 #include "campaign/memory.h"
+#include "campaign/repeat.h"
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
 
@@ -34,6 +35,8 @@ static void measure_usage(FILE *out)
 		"Options:\n"
 		"%s"
 		"  --no-memory-pass     time only; recorded as options.memory_pass false\n"
+		"  --repeat             then time a fixed sample of the units again (about\n"
+		"                       5 %%, at least one per candidate) into repeat/\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every record complete; 1 some record failed; 2 usage or refusal\n"
@@ -50,9 +53,15 @@ int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx)
 	struct engine_opts o;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	int memory_pass = !memory_strip_option(&argc, argv);
+	int repeat = repeat_strip_option(&argc, argv, REPEAT_OPTION);
 	int rc = engine_parse_cli(argc, argv, &o, measure_usage);
-	if (!rc)
+	if (!rc) {
 		rc = measure_command(&o, memory_pass);
+		if (repeat && rc <= EXIT_FAILED) {
+			int r = repeat_phase(&o);
+			rc = r > rc ? r : rc;
+		}
+	}
 	else if (rc < 0)
 		rc = EXIT_OK;
 	engine_opts_free(&o);

@@ -20,7 +20,7 @@
  *   char *csv = cmp_csv(&r);  char *txt = cmp_text(&r);
  *   cmp_free(&r);
  * A candidate filter (cmp_opts.only_candidate) restricts both sides to one
- * candidate id, for a per-candidate report.
+ * candidate id, for a per-candidate report; map_a/map_b pair two ids.
  *
  * Bootstrap (deterministic, stated on every output): for each row, R
  * resamples; each draws nA trials with replacement from A's trials and nB
@@ -50,9 +50,14 @@ struct cmp_opts {
 	unsigned resamples;         /* bootstrap resamples, >= 100 */
 	uint64_t seed;              /* xor-ed into every row's seed (0: none) */
 	const char *name_a, *name_b;   /* how outputs name the two sides */
-	const char *only_candidate; /* NULL: every candidate */
+	const char *only_candidate; /* NULL: every candidate (A's id) */
+	/* A's candidate map_a is compared with B's candidate map_b (both NULL:
+	 * candidates are matched by id), e.g. two versions measured side by
+	 * side in one run, which removes the drift between runs. */
+	const char *map_a, *map_b;
 };
-#define CMP_OPTS_DEFAULT { CMP_DEFAULT_THRESHOLD, CMP_DEFAULT_RESAMPLES, 0, "A", "B", NULL }
+#define CMP_OPTS_DEFAULT { CMP_DEFAULT_THRESHOLD, CMP_DEFAULT_RESAMPLES, 0, "A", "B", NULL, \
+			   NULL, NULL }
 
 enum cmp_verdict {
 	CMP_SAME,          /* no significant change */

@@ -43,8 +43,8 @@ char *cmp_method_sentence(const struct cmp_result *r)
 		"the record's trials; cycles the same way where both sides have them).  "
 		"Its 95 %% interval is a percentile bootstrap over the trials: %u resamples, "
 		"each drawing every side's trials with replacement; deterministic (splitmix64 "
-		"seeded per row with the first 8 bytes of SHA-256(\"<candidate>/<instance>/"
-		"<operation>\") xor %llu).  A row is a regression when the whole interval lies "
+		"seeded per row with the first 8 bytes of the SHA-256 of `<candidate>/<instance>/"
+		"<operation>` xor %llu).  A row is a regression when the whole interval lies "
 		"above 1 + %g %%, an improvement when it lies below 1 \xe2\x88\x92 %g %%, and "
 		"otherwise no significant change.",
 		r->opts.resamples, (unsigned long long)r->opts.seed, 100 * r->opts.threshold,
@@ -62,6 +62,22 @@ static void summary_line(struct strbuf *sb, const struct cmp_result *r)
 
 /* ---- terminal ------------------------------------------------------------ */
 
+/* s padded to width columns (UTF-8: continuation bytes take none), on the
+ * left (right-aligned) or on the right. */
+static void cell(struct strbuf *sb, const char *s, int width, int right)
+{
+	int cols = 0;
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xC0) != 0x80;
+	int pad = width > cols ? width - cols : 0;
+	if (right)
+		sb_addf(sb, "%*s", pad, "");
+	sb_adds(sb, s);
+	if (!right)
+		sb_addf(sb, "%*s", pad, "");
+	sb_adds(sb, " ");
+}
+
 char *cmp_text(const struct cmp_result *r)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -75,15 +91,22 @@ char *cmp_text(const struct cmp_result *r)
 		sb_adds(&sb, "Settings: host, CPU, kernel, compiler, flags, planning, options and "
 			"tool version are the same.\n");
 	}
-	sb_addf(&sb, "%-32s %-8s %10s %10s %7s %13s %7s  %s\n", "instance", "op", "A", "B", "B/A",
-		"95% CI", "cyc B/A", "verdict");
+	static const char *const head[] = { "instance", "op", "A", "B", "B/A", "95% CI",
+					     "cyc B/A" };
+	static const int width[] = { 32, 8, 10, 10, 7, 13, 7 };
+	for (int k = 0; k < 7; k++)
+		cell(&sb, head[k], width[k], k >= 2);
+	sb_adds(&sb, " verdict\n");
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct cmp_row *w = &r->rows[i];
 		char *inst = xasprintf("%s/%s", w->cand, w->stem);
-		sb_addf(&sb, "%-32s %-8s %10s %10s %7s %13s %7s  %s%s%s\n", inst, w->op,
-			time_text(a, &w->time, 0), time_text(b, &w->time, 1),
-			ratio_text(q, &w->time), ci_text(ci, &w->time), ratio_text(cq, &w->cycles),
-			cmp_verdict_word(w->verdict), w->note ? ": " : "", w->note ? w->note : "");
+		const char *v[] = { inst, w->op, time_text(a, &w->time, 0), time_text(b, &w->time, 1),
+				    ratio_text(q, &w->time), ci_text(ci, &w->time),
+				    ratio_text(cq, &w->cycles) };
+		for (int k = 0; k < 7; k++)
+			cell(&sb, v[k], width[k], k >= 2);
+		sb_addf(&sb, " %s%s%s\n", cmp_verdict_word(w->verdict), w->note ? ": " : "",
+			w->note ? w->note : "");
 		free(inst);
 	}
 	for (size_t i = 0; i < r->n_facts; i++) {

@@ -32,6 +32,7 @@
  * locks/ are not. */
 static const char *const evidence_kinds[] = {
 	"records", "memory", "samples", "pool", "profile",
+	"repeat",   /* the repeatability sample (campaign/repeat.h) */
 };
 
 /* Workspace catalogs copied to the dataset's top (docs/method.md §11.1). */

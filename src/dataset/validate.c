@@ -482,6 +482,21 @@ static void check_record(struct val *v, const char *rel, const json_t *r)
 	free(op);
 }
 
+/* A record of the repeatability sample (campaign/repeat.h): the same
+ * checks as a timing record; its ratio to the first record is recomputed
+ * with the method page. */
+static void check_repeat_record(struct val *v, const char *rel, const json_t *r)
+{
+	char *key = NULL, *op = NULL;
+	if (evidence_key(rel, &key, &op))
+		return;
+	check_unfixed(v, rel, r);
+	if (!strcmp(jget_str(r, "status", ""), ST_COMPLETE))
+		check_complete_record(v, rel, r, op);
+	free(key);
+	free(op);
+}
+
 /* ---- (4) profiles ---------------------------------------------------------------------- */
 
 static void check_profile(struct val *v, const char *rel, const json_t *p)
@@ -542,6 +557,8 @@ static void check_evidence(struct val *v)
 		free(why);
 		if (str_starts_with(rel, "records/"))
 			check_record(v, rel, j);
+		else if (str_starts_with(rel, "repeat/"))
+			check_repeat_record(v, rel, j);
 		else if (str_starts_with(rel, "profile/") &&
 			 !evidence_check_schema(j, PROFILE_KIND, PROFILE_VERSION))
 			check_profile(v, rel, j);

@@ -64,6 +64,8 @@ static int record_consistent(const json_t *r, char **why)
 
 static const struct unit_kind unit_kinds[] = {
 	{ "records", RECORD_KIND, record_check, "op_key", "library_sha256", 0, record_consistent },
+	/* a sample of the units timed again (campaign/repeat.h) */
+	{ "repeat", RECORD_KIND, record_check, "op_key", "library_sha256", 0, record_consistent },
 	{ "memory", MEMORY_KIND, memory_check, "op_key", "library_sha256", 0, NULL },
 	/* profiles made before they named the timed library lack it */
 	{ "profile", PROFILE_KIND, profile_check_fields, "op_key", "library_sha256", 1, NULL },

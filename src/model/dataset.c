@@ -599,6 +599,44 @@ static char *resolve_system(const struct dataset *ds, const char *override)
 
 /* ---- loading ----------------------------------------------------------- */
 
+/* repeat/<ID>/<file>.json (campaign/repeat.h) as read; model/repeat.c
+ * checks and pairs them. */
+static void load_repeat(struct dataset *ds, const struct ds_source *src)
+{
+	char *top = path_join(src->root, "repeat");
+	struct strlist cands = STRLIST_INIT;
+	ds->has_repeat = path_is_dir(top);
+	dir_list(top, DIR_PICK_DIRS, &cands);
+	sl_sort(&cands);
+	for (size_t c = 0; c < cands.n; c++) {
+		char *dir = path_join(top, cands.items[c]);
+		struct strlist names = STRLIST_INIT;
+		dir_list(dir, DIR_PICK_FILES, &names);
+		sl_sort(&names);
+		for (size_t i = 0; i < names.n; i++) {
+			if (strstr(names.items[i], ".tmp."))
+				continue;
+			size_t k = ds->n_repeat++;
+			ds->repeat_cand = xrealloc(ds->repeat_cand, ds->n_repeat * sizeof(char *));
+			ds->repeat_name = xrealloc(ds->repeat_name, ds->n_repeat * sizeof(char *));
+			ds->repeat_error = xrealloc(ds->repeat_error, ds->n_repeat * sizeof(char *));
+			ds->repeat_json = xrealloc(ds->repeat_json, ds->n_repeat * sizeof(json_t *));
+			char *path = path_join(dir, names.items[i]);
+			ds->repeat_cand[k] = xstrdup(cands.items[c]);
+			ds->repeat_name[k] = xstrdup(names.items[i]);
+			ds->repeat_error[k] = NULL;
+			ds->repeat_json[k] = evidence_load_below(src->base, path, &ds->repeat_error[k]);
+			if (!ds->repeat_json[k] && !ds->repeat_error[k])
+				ds->repeat_error[k] = xstrdup("unreadable");
+			free(path);
+		}
+		sl_free(&names);
+		free(dir);
+	}
+	sl_free(&cands);
+	free(top);
+}
+
 static int load_common(struct dataset *ds, const struct ds_source *src,
 		       const char *system, char **err)
 {
@@ -673,6 +711,7 @@ static int load_common(struct dataset *ds, const struct ds_source *src,
 		return -1;
 	if (ds->n_cand)
 		qsort(ds->cand, ds->n_cand, sizeof *ds->cand, candidate_cmp);
+	load_repeat(ds, src);
 	ds->system_id = resolve_system(ds, system);
 	/* It becomes the folder of the pages, the site's and data/<SYS>/. */
 	char *problem = path_name_problem("system id", ds->system_id);
@@ -886,6 +925,16 @@ void dataset_free(struct dataset *ds)
 	json_decref(ds->campaign);
 	json_decref(ds->conf);
 	json_decref(ds->size_audit);
+	for (size_t i = 0; i < ds->n_repeat; i++) {
+		free(ds->repeat_cand[i]);
+		free(ds->repeat_name[i]);
+		free(ds->repeat_error[i]);
+		json_decref(ds->repeat_json[i]);
+	}
+	free(ds->repeat_cand);
+	free(ds->repeat_name);
+	free(ds->repeat_error);
+	free(ds->repeat_json);
 	free(ds->system_id);
 	free_peers(ds);
 	memset(ds, 0, sizeof *ds);

@@ -93,6 +93,12 @@ struct dataset {
 	                                  tree (linked from breadcrumbs); owned */
 	struct strlist *peer_cands;    /* the candidate ids of each peer */
 	size_t n_peers;
+	/* repeat/<ID>/<file>.json as read (JSON, NULL when unreadable; why
+	 * then in repeat_error[i]), paired and checked by model/repeat.h */
+	char **repeat_cand, **repeat_name, **repeat_error;
+	json_t **repeat_json;
+	size_t n_repeat;
+	int has_repeat;                /* the repeat/ folder exists */
 };
 
 /* Load a run directory and its workspace's build/ and catalogs.  system:

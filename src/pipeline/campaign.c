@@ -13,6 +13,7 @@
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "campaign/profile.h"
+#include "campaign/repeat.h"
 #include "campaign/results.h"
 #include "check/check.h"
 #include "evidence/campaign_json.h"
@@ -249,6 +250,10 @@ int campaign_run(struct campaign_request *r)
 			/* The profile is the public-key candidates' (§2.3). */
 			if (any_candidate(o->workspace, &ids, 1))
 				rc = worse(rc, profile_phase(o));
+			/* Repeatability: a sample timed again, before the pages
+			 * that show it. */
+			if (!r->no_repeat)
+				rc = worse(rc, repeat_phase(o));
 			rc = worse(rc, report_phase(r, run, &ids));
 		}
 		o->carry = NULL;

@@ -16,6 +16,7 @@ struct campaign_request {
 	struct strlist args;     /* package paths (added unless present) or candidate ids */
 	const char *pages_out;   /* folder of the pages, absolute; NULL: <run>/reports */
 	int memory_pass;         /* run the memory pass after measure */
+	int no_repeat;           /* --no-repeat: no repeatability sample (campaign/repeat.h) */
 	int check;               /* run `check` after kat */
 	long check_rounds;       /* its round trips; 0: the default */
 	struct strlist skip_kat_files; /* hash KAT files not to run (kat --skip-kat-file) */

@@ -414,6 +414,7 @@ char *page_method(const struct dataset *ds, size_t *len)
 	free(notice);
 	measurement(&md, ds, &f);
 	shares(&md, &f);
+	method_repeatability(&md, ds);
 	host_facts(&md, ds);
 	options(&md, ds);
 	limitations(&md, &f);

@@ -22,6 +22,10 @@ char *page_candidate_charted(const struct dataset *ds, const struct ds_candidate
 			     const struct site_charts *charts, size_t *len);
 char *page_summary(const struct dataset *ds, size_t *len);
 char *page_method(const struct dataset *ds, size_t *len);
+/* The method page's "Repeatability" section (page_repeat.c): the units
+ * timed again at the end of the campaign (model/repeat.h). */
+struct md_page;
+void method_repeatability(struct md_page *md, const struct dataset *ds);
 /* One share column per registered system; systems[] are the datasets of
  * the tree (systems[0] gives the catalogs). */
 char *page_survey(const struct dataset *const *systems, size_t n, size_t *len);

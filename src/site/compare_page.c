@@ -124,6 +124,9 @@ int site_compare_files(const struct cmp_result *r, const char *title, struct sit
 	}
 	html_doc_free(&d);
 	site_files_add_str(out, "style.css", site_css);
+	/* So that `compare --out` may replace its own page next time. */
+	site_files_add_str(out, SITE_MARKER, "ngcc-perf compare: this directory is replaced "
+			   "whole by the next `ngcc-perf compare --out` into it.\n");
 	site_files_add(out, "compare.md", md, strlen(md));
 	char *csv = cmp_csv(r);
 	site_files_add(out, "compare.csv", csv, strlen(csv));

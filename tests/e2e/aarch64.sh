@@ -138,7 +138,7 @@ has "$page" "emulated (aarch64 program on a"
 ws86="$ws/x86"
 mkdir -p "$ws86"
 cp "$ws/systems.csv" "$ws86/"
-env -u NGCC_PERF_CC -u NGCC_PERF_CXX "$NGCC_BIN/ngcc-perf" -C "$ws86" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/x86 "${plan[@]}" \
+env -u NGCC_PERF_CC -u NGCC_PERF_CXX "$NGCC_BIN/ngcc-perf" -C "$ws86" campaign "$NGCC_SRC/examples/ExampleKEM" --run runs/x86 "${plan[@]}" --no-repeat \
 	>"$ws/x86.out" 2>&1 || fail "native campaign: $(tail -20 "$ws/x86.out")"
 grep -q '"system_id": "x86_1"' "$ws86/runs/x86/campaign.json" || fail "the native run is not x86_1"
 ds="$ws/ds"

@@ -72,6 +72,30 @@ for ph in ("build", "kat", "measure", "profile"):
     assert ph in phases, (ph, phases)
 PY
 
+# Repeatability (issue 28 item 5): ceil(6 / 20) = 1 unit of the candidate,
+# the one whose "<ID>/<label>__<op>" has the smallest SHA-256, timed again
+# into repeat/ with the plan of its first record; the method page shows it.
+want=$(python3 -c 'import hashlib
+units = ["examplekem/ExampleKEM-%s__%s" % (l, o) for l in ("128", "256") for o in ("keygen", "enc", "dec")]
+print(min(units, key=lambda u: hashlib.sha256(u.encode()).hexdigest()))')
+got=$(cd "$run/repeat" && ls */*.json)
+[ "$got" = "$want.json" ] || fail "repeat/ holds '$got', want $want.json"
+python3 - "$run" "$want" <<'PY' || fail "repeat record"
+import json, sys
+run, unit = sys.argv[1], sys.argv[2]
+a = json.load(open(f"{run}/records/{unit}.json"))
+b = json.load(open(f"{run}/repeat/{unit}.json"))
+assert b["status"] == "complete", b["status"]
+assert a["plan"]["iterations_per_trial"] == b["plan"]["iterations_per_trial"], (a["plan"], b["plan"])
+assert len(b["trials"]) == 2, len(b["trials"])
+PY
+method=$ws/runs/c/reports/$sys/method.md
+grep -qxF "## Repeatability" "$method" || fail "the method page has no Repeatability section"
+grep -qF "1 unit(s) of 1 candidate(s) were timed again" "$method" || fail "repeat sentence: $(grep -A3 Repeatability "$method")"
+label=${want#examplekem/}
+grep -qF "| examplekem | \`${label%__*}\` | ${label#*__} |" "$method" ||
+	fail "no repeat row for $want on the method page"
+
 page=$ws/runs/c/reports/$sys/examplekem.md
 [ -f "$page" ] || fail "no candidate page $page"
 for h in '## 1. Basic information' '## 2. Assessment environment' \

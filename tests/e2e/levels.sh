@@ -144,7 +144,7 @@ has "$tmp/err" "instances 'MacroLevel-1' and 'MacroLevel-5' report the same size
 
 # 5. Measured briefly: a campaign over the #include-driven package.
 run 0 "$ngcc" -C "$ws" campaign "$fix/FileLevelKEM" --run runs/lv \
-	--trial-target 0.002 --trials 2 --disturbed-retries 0 --no-memory-pass \
+	--trial-target 0.002 --trials 2 --disturbed-retries 0 --no-memory-pass --no-repeat \
 	--allow-unfixed-host=test
 for l in FileLevel-96 FileLevel-160; do
 	for op in keygen enc dec; do
