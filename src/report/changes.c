@@ -66,10 +66,9 @@ static int load_side(struct ctx *x, struct side *s, int number, char **err)
 	s->build = version_build_dir(x->in->workspace, x->in->id, x->cand_dir, &x->log, number);
 	char *conf = path_join(s->dir, "candidate.conf"), *listing = NULL;
 	int rc = EXIT_OK;
-	if (conf_read(conf, &s->conf, err))
+	s->have_conf = conf_read(conf, &s->conf, err) == 0;
+	if (!s->have_conf)
 		rc = EXIT_INPUT;
-	else if ((s->have_conf = 1) && 0)
-		;
 	else if (version_listing(x->cand_dir, &x->log, number, &listing, err))
 		rc = EXIT_INPUT;
 	else if (package_listing_parse(listing, &s->paths, &s->digests)) {
