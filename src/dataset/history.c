@@ -187,6 +187,14 @@ static int publish_candidate(const struct history_publish *h, const char *cand)
 		rc = -1;
 	}
 	int now = in_run ? versions_current(&log)->number : 0;
+	int built = in_run ? version_of_build(h->workspace, cand, &log) : 0;
+	if (in_run && built && built != now) {
+		/* a newer package was added after the run's build: the pages are
+		 * of the version that was built */
+		ngcc_warning("publish: %s: version %d was added after the build this run "
+			     "measured; its pages are recorded as version %d's", cand, now, built);
+		now = built;
+	}
 	int shown = rc ? 0 : history_shown(&v, h->sys);
 	if (!rc && shown && shown != now)
 		rc = archive_page(h, cand, hist, shown);

@@ -5,15 +5,12 @@
 #include "package/newversion.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "evidence/build_json.h"
 #include "package/pkgdigest.h"
 #include "util/atomic.h"
 #include "util/untrusted.h"
@@ -226,50 +223,6 @@ static int move_in(const char *stage, const char *cand_dir, char **err)
 	return 0;
 }
 
-/* build/<id>/build.json without the entries of instances the new version
- * does not have: they were of the version kept in versions/<N>/build/, and
- * the pages would show them as this version's. */
-static void drop_gone_instances(const struct version_add *va)
-{
-	char *conf_path = path_join(va->cand_dir, "candidate.conf"), *err = NULL;
-	char *json = path_joinf(va->workspace, "build/%s/build.json", va->id);
-	struct candidate_conf c;
-	if (!path_is_file(json) || conf_read(conf_path, &c, &err)) {
-		free(err);
-		free(json);
-		free(conf_path);
-		return;
-	}
-	struct stat before;
-	int have_time = stat(json, &before) == 0;
-	int lock = build_json_lock(va->workspace, va->id);
-	json_t *doc = build_json_load(va->workspace, va->id, &err);
-	json_t *inst = json_object_get(doc, "instances");
-	const char *key;
-	json_t *e, *tmp;
-	size_t dropped = 0;
-	json_object_foreach_safe(inst, tmp, key, e) {
-		if (!conf_find_instance(&c, json_string_value(json_object_get(e, "label")))) {
-			json_object_del(inst, key);
-			dropped++;
-		}
-	}
-	if (dropped && build_json_save(va->workspace, va->id, doc))
-		ngcc_warning("cannot rewrite %s: %s", json, strerror(errno));
-	/* Not a build: the file keeps the time of the last one, which tells
-	 * whether the current version was built (versions.h). */
-	if (dropped && have_time) {
-		struct timespec t[2] = { before.st_atim, before.st_mtim };
-		utimensat(AT_FDCWD, json, t, 0);
-	}
-	json_decref(doc);
-	build_json_unlock(lock);
-	conf_free(&c);
-	free(err);
-	free(json);
-	free(conf_path);
-}
-
 static int install_version(struct version_add *va, const char *stage)
 {
 	char *err = NULL;
@@ -292,7 +245,6 @@ static int install_version(struct version_add *va, const char *stage)
 		err = NULL;
 	} else {
 		va->made.number = versions_append(&va->log, &va->made);
-		drop_gone_instances(va);
 		if (versions_save(va->cand_dir, &va->log)) {
 			ngcc_error("cannot write '%s/%s': %s", va->cand_dir, VERSIONS_CONF,
 				   strerror(errno));

@@ -282,6 +282,17 @@ static int written_since(const char *path, const char *added)
 	return st.st_mtime >= timegm(&tm);
 }
 
+int version_of_build(const char *workspace, const char *id, const struct version_log *log)
+{
+	char *json = path_joinf(workspace, "build/%s/build.json", id);
+	int number = 0;
+	for (size_t i = 0; i < log->n; i++)
+		if (written_since(json, log->v[i].added))
+			number = log->v[i].number;
+	free(json);
+	return number;
+}
+
 char *version_build_dir(const char *workspace, const char *id, const char *cand_dir,
 			const struct version_log *log, int number)
 {

@@ -70,6 +70,11 @@ char *version_dir(const char *cand_dir, const struct version_log *log, int numbe
 char *version_build_dir(const char *workspace, const char *id, const char *cand_dir,
 			const struct version_log *log, int number);
 
+/* The version workspace/build/<id>/ was built from: the newest one added
+ * at or before its build.json was last written; 0 when there is no
+ * build.json (or it is older than every version). */
+int version_of_build(const char *workspace, const char *id, const struct version_log *log);
+
 /* The file listing of version `number` (pkgdigest.h): its package.sha256,
  * or for a legacy version the listing of its source/ now.  0, or -1 with
  * *err. */

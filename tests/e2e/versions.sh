@@ -89,6 +89,11 @@ old_kat=$(sha256sum <"$NGCC_SRC/examples/ExampleKEM/Test_Vectors/KAT_KEM_EXAMPLE
 new_kat=$(sha256sum <"$v2/Test_Vectors/KAT_KEM_EXAMPLEKEM_128.txt" | cut -c1-16)
 has "$md" "| \`ExampleKEM-128\` | submitted \`KAT_KEM_EXAMPLEKEM_128.txt\` | \`$old_kat\` | \`$new_kat\` | **changed** |"
 has "$md" "Version 2 has not been built since it was added"
+# version 1's run published again now that version 2 is added (not built):
+# its pages stay version 1's
+expect 0 ngcc publish --run runs/c --dataset ds --publish-unfixed
+has "$ws.out" "version 2 was added after the build this run measured"
+has "$ws/ds/history/examplekem/pages.conf" "$sys = 1"
 expect 2 ngcc changes examplekem --from 2
 expect 2 ngcc changes examplekem --a runs/c
 
