@@ -77,6 +77,12 @@ int version_add_imported(struct version_add *va, const char *stage, const char *
 			 "package again as a new first version with them)" : "");
 		rc = ADD_UNCHANGED;
 	}
+	for (size_t i = 0; !rc && cur && i + 1 < va->log.n; i++)
+		if (!strcmp(va->log.v[i].sha256, hex))
+			sl_push_owned(&va->notes, xasprintf(
+				"this package equals version %d (added %s), kept in versions/%d/; it "
+				"becomes the next version all the same", va->log.v[i].number,
+				va->log.v[i].added, va->log.v[i].number));
 	free(err);
 	free(listing);
 	free(dst);
