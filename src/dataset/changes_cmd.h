@@ -13,7 +13,9 @@ struct changes_request {
 	const char *workspace;   /* absolute (-C) */
 	const char *id;
 	int from, to;            /* 0: to the current version, from the one before */
-	const char *a, *b;       /* measurements of versions from and to (absolute), or NULL */
+	const char *a, *b;       /* measurements of versions from and to (absolute), or NULL;
+				    a run of an older version is read with its kept build
+				    records */
 	const char *system;      /* the system of a dataset holding several, or NULL */
 	double threshold;        /* fraction (compare's --threshold / 100) */
 	const char *output;      /* Markdown file (absolute), or NULL: stdout */

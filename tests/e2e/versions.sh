@@ -112,6 +112,14 @@ ngcc changes examplekem --a ds1 --b runs/c2 --output changes.md >"$ws.out" 2>&1 
 # (the table is compare's: only its row of keygen is looked for)
 hasnt "$md" "Not compared here"
 has "$md" "| examplekem | \`ExampleKEM-128\` | keygen |"
+# the same from version 1's run, read with the build records kept with it
+scratch=$(ls /tmp | grep -c '^ngcc-perf-changes\.' || true)
+rc=0
+ngcc changes examplekem --a runs/c --b runs/c2 --output changes-runs.md >"$ws.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat "$ws.out"; fail "changes --a runs/c exited $rc"; }
+has "$ws/changes-runs.md" "| examplekem | \`ExampleKEM-128\` | keygen |"
+[ "$(ls /tmp | grep -c '^ngcc-perf-changes\.' || true)" = "$scratch" ] ||
+	fail "changes left its scratch workspace in /tmp"
 expect 0 ngcc publish --run runs/c2 --dataset ds --publish-unfixed
 hist=$ws/ds/history/examplekem
 has "$hist/pages.conf" "$sys = 2"
