@@ -135,6 +135,21 @@ static void on_unit_done(struct build_unit *u, void *arg)
 		fprintf(stderr, "building: %zu/%zu instances done", pr->done, pr->n);
 }
 
+/* Entries of labels candidate.conf no longer has (an instance withdrawn
+ * by a newer package version, or removed by hand) leave build.json: the
+ * pages would show them as this candidate's.  The older version keeps its
+ * copy (package/versions.h). */
+static void drop_gone_instances(json_t *doc, const struct candidate *cand)
+{
+	json_t *inst = json_object_get(doc, "instances"), *e, *tmp;
+	const char *key;
+	json_object_foreach_safe(inst, tmp, key, e) {
+		const char *label = json_string_value(json_object_get(e, "label"));
+		if (label && !conf_find_instance((struct candidate_conf *)&cand->conf, label))
+			json_object_del(inst, key);
+	}
+}
+
 static int record_candidate(const char *workspace, const struct candidate *cand,
 			    struct build_unit *units, size_t n)
 {
@@ -162,6 +177,7 @@ static int record_candidate(const char *workspace, const struct candidate *cand,
 			rc = EXIT_SYSTEM;
 		}
 	}
+	drop_gone_instances(doc, cand);
 	if (build_json_save(workspace, cand->id, doc)) {
 		ngcc_error("cannot write build/%s/build.json: %s", cand->id, strerror(errno));
 		rc = EXIT_SYSTEM;

@@ -43,5 +43,6 @@ int cmd_launch(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_status(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_changes(int argc, char **argv, const struct cli_ctx *ctx);
 
 #endif

@@ -35,6 +35,7 @@ typedef int (*cmd_fn)(int, char **, const struct cli_ctx *);
 #pragma weak cmd_status
 #pragma weak cmd_launch
 #pragma weak cmd_compare
+#pragma weak cmd_changes
 
 struct command {
 	const char *name;
@@ -64,6 +65,7 @@ static const struct command commands[] = {
 	{ "launch", cmd_launch, "write GNU parallel or Slurm scripts for a sharded campaign", 0 },
 	{ "merge", cmd_merge, "join the run directories of a campaign's shards into one run", 0 },
 	{ "compare", cmd_compare, "compare two runs or datasets: ratios, intervals, verdicts", 0 },
+	{ "changes", cmd_changes, "what changed between two package versions of a candidate", 0 },
 };
 
 static void usage(FILE *out)

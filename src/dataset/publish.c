@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "campaign/inspect.h"
+#include "dataset/history.h"
 #include "dataset/publish_util.h"
 #include "evidence/accept.h"
 #include "evidence/build_json.h"
@@ -810,6 +811,9 @@ static int build_tree(struct pub *p, struct evidence_list *ev)
 		return EXIT_INPUT;
 	if (render_pages(p))
 		return EXIT_INPUT;
+	struct history_publish hp = { p->o->workspace, p->o->dataset, p->tmp, p->sys, &p->cands };
+	if (history_publish_tree(&hp))
+		return EXIT_SYSTEM;
 	if (scan_absolute(p))
 		return EXIT_INPUT;
 	return EXIT_OK;

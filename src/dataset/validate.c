@@ -10,6 +10,7 @@
 
 #include "evidence/accept.h"
 #include "evidence/check_json.h"
+#include "dataset/history.h"
 #include "dataset/publish_util.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
@@ -772,6 +773,16 @@ static void warn_iccs_only_with_hits(const struct loaded *l)
 		}
 }
 
+/* history/: the change history of the candidates (dataset/history.h). */
+static void check_history(struct val *v)
+{
+	struct strlist problems = STRLIST_INIT;
+	history_validate(v->dataset, &problems);
+	for (size_t i = 0; i < problems.n; i++)
+		problem(v, "history", "%s", problems.items[i]);
+	sl_free(&problems);
+}
+
 /* ---- main ------------------------------------------------------------------------------------ */
 
 static int push_system_id(char *f[SEMI_FIELDS], void *ids)
@@ -816,6 +827,7 @@ int validate_dataset(const char *dataset, const struct validate_opts *o,
 	warn_iccs_only_with_hits(&l);
 	check_pages(&v, &l, &pages);
 	check_site(&v, &l, pages.n ? &pages : NULL);
+	check_history(&v);
 	report_out_free(&pages);
 	free_loaded(&l);
 	fprintf(v.out, "%zu timing record(s), %zu profile(s), %zu KAT log(s), %zu problem(s); "

@@ -12,6 +12,7 @@
 #include "package/discover.h"
 #include "package/extract.h"
 #include "package/manifest.h"
+#include "package/newversion.h"
 #include "package/patch.h"
 #include "util/untrusted.h"
 
@@ -114,8 +115,10 @@ static int import_status_exit(enum import_status st)
 	return st == IMPORT_SYSTEM ? EXIT_SYSTEM : EXIT_INPUT;
 }
 
-/* Fill stage/ (source/, kat.sha256, candidate.conf); prints the summary. */
-static int assemble(const struct add_request *r, const char *id, const char *stage)
+/* Fill stage/ (source/, kat.sha256, candidate.conf, package.sha256);
+ * prints the summary.  va: the versions of the id (package/newversion.h). */
+static int assemble(const struct add_request *r, const char *id, const char *stage,
+		    struct version_add *va)
 {
 	char *source = path_join(stage, "source");
 	char *err = NULL, *name_source = NULL;
@@ -139,6 +142,8 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		rc = import_status_exit(st);
 		goto out;
 	}
+	if ((rc = version_add_imported(va, stage, pkg)))
+		goto out;
 	if (r->n_patches && (rc = apply_patches(r, stage, source, &c)))
 		goto out;
 	/* The package name names generic instance folders (ref/, x86_64/). */
@@ -168,6 +173,8 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 	c.id = xstrdup(id);
 	c.package = xstrdup(path_basename(pkg));
 	discovery_to_conf(&d, &c);
+	if ((rc = version_add_discovered(va, &c, c.algorithm)))
+		goto out;
 	char *conf_path = path_join(stage, "candidate.conf");
 	if (conf_write(conf_path, &c)) {
 		int bad_value = errno == EINVAL;
@@ -182,6 +189,7 @@ static int assemble(const struct add_request *r, const char *id, const char *sta
 		printf("algorithm name: %s (from %s); pages show it as written in "
 		       "candidates/%s/candidate.conf: edit its 'algorithm =' line to change it\n",
 		       c.algorithm, name_source, id);
+		version_add_print_notes(va);
 		if (r->explain)
 			print_explanation(&d);
 	}
@@ -254,26 +262,30 @@ int package_add(const struct add_request *r)
 	char *dir = path_join(r->workspace, "candidates");
 	char *final = path_join(dir, id);
 	char *stage = xasprintf("%s/.%s.new.%ld", dir, id, (long)getpid());
+	/* An existing id gets a new version (package/newversion.h) unless
+	 * --force replaces it whole. */
+	struct version_add va = { .workspace = r->workspace, .id = id, .cand_dir = final,
+				  .replace = r->force || !path_exists(final),
+				  .has_manifest = r->manifest != NULL,
+				  .has_patches = r->n_patches > 0 };
 	if (!valid_candidate_id(id)) {
 		ngcc_error("invalid candidate id '%s': use letters, digits, '.', '_' and '-' "
 			   "(e.g. --id kem-27)", id);
 		rc = EXIT_USAGE;
-	} else if (path_exists(final) && !r->force) {
-		ngcc_error("candidate '%s' already exists at '%s'; use --force to replace it "
-			   "(this discards its candidate.conf and kat.sha256), or pick another --id",
-			   id, final);
-		rc = EXIT_USAGE;
 	} else if (mkdir_p(dir, 0755)) {
 		ngcc_error("cannot create '%s': %s", dir, strerror(errno));
 		rc = EXIT_SYSTEM;
-	} else {
+	} else if (!(rc = version_add_begin(&va))) {
 		sweep_stale_stages(dir);
 		rm_rf(stage);
-		rc = assemble(r, id, stage);
+		rc = assemble(r, id, stage, &va);
 		if (!rc)
+			rc = version_add_install(&va, stage);
+		if (!rc && va.replace)
 			rc = install_stage(dir, id, stage, final);
 		rm_rf(stage);
 	}
+	version_add_free(&va);
 	free(stage);
 	free(final);
 	free(dir);

@@ -15,14 +15,17 @@ struct add_request {
 	const char *package;     /* the folder or archive, absolute */
 	const char *id;          /* NULL: a slug of the package name */
 	const char *manifest;    /* kat.sha256 to check and copy (absolute), or NULL */
-	int force;               /* replace an existing candidate of that id */
+	int force;               /* replace an existing candidate of that id,
+				    its versions included */
 	const char *const *patches; /* unified diffs to apply to the copy (absolute), */
 	size_t n_patches;           /* in order (package/patch.h); may be 0 */
 	int explain;             /* print discovery's reasoning per instance */
 };
 
-/* Returns an ngcc_exit code: 0 added; 2 a bad or taken id; 3 a bad
- * package or manifest; 4 a system error. */
+/* An existing id gets the package as its next version, the current one
+ * kept (package/newversion.h).  Returns an ngcc_exit code: 0 added; 1 the
+ * package equals the current version (nothing changed); 2 a bad id, or one
+ * holding another algorithm; 3 a bad package or manifest; 4 a system error. */
 int package_add(const struct add_request *r);
 
 #endif

@@ -6,14 +6,17 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "site/history.h"
 #include "site/site.h"
 
 #ifndef NGCC_VERSION
 #define NGCC_VERSION "0.0.0"
 #endif
 
-int site_render_pages(struct site_system *sys, size_t n, const struct report_out *pages,
-		      struct site_files *out, char **err)
+/* site_render_pages with the change history's inputs (may be NULL). */
+static int render_pages_with(struct site_system *sys, size_t n, const struct report_out *pages,
+			     const struct site_files *hist_md, const struct site_files *hist_files,
+			     struct site_files *out, char **err)
 {
 	struct site_files md = { NULL, 0 };
 	*err = NULL;
@@ -24,10 +27,25 @@ int site_render_pages(struct site_system *sys, size_t n, const struct report_out
 		copy[pages->f[k].len] = '\0';
 		site_files_add(&md, pages->f[k].path, copy, pages->f[k].len);
 	}
+	/* the change history's pages go with the report's (site/history.h) */
+	for (size_t k = 0; hist_md && k < hist_md->n; k++)
+		site_files_add(&md, hist_md->v[k].path,
+			       xstrndup(hist_md->v[k].data, hist_md->v[k].len), hist_md->v[k].len);
 	struct site_input in = { sys, n, &md, NGCC_VERSION };
 	int rc = site_build(&in, out, err);
+	for (size_t k = 0; !rc && hist_files && k < hist_files->n; k++)
+		site_files_add(out, hist_files->v[k].path,
+			       xstrndup(hist_files->v[k].data, hist_files->v[k].len),
+			       hist_files->v[k].len);
+	site_files_sort(out);
 	site_files_free(&md);
 	return rc;
+}
+
+int site_render_pages(struct site_system *sys, size_t n, const struct report_out *pages,
+		      struct site_files *out, char **err)
+{
+	return render_pages_with(sys, n, pages, NULL, NULL, out, err);
 }
 
 int site_render(struct site_system *sys, struct dataset *ds, size_t n,
@@ -54,8 +72,21 @@ int site_render_loaded(const char *dataset_dir, const struct strlist *ids, struc
 		roots[i] = xasprintf("%s/data/%s", dataset_dir, ids->items[i]);
 		sys[i] = (struct site_system){ &ds[i], roots[i], NULL };
 	}
-	int rc = pages ? site_render_pages(sys, ids->n, pages, out, err)
-		       : site_render(sys, ds, ids->n, out, err);
+	struct site_files hist_md = { NULL, 0 }, hist_files = { NULL, 0 };
+	struct report_out rendered = { NULL, 0 };
+	int rc = site_history_inputs(dataset_dir, &hist_md, &hist_files, err);
+	if (!rc && !pages) {
+		if (report_render_systems(ds, ids->n, 1, &rendered)) {
+			*err = xstrdup("no system to render");
+			rc = -1;
+		}
+		pages = &rendered;
+	}
+	if (!rc)
+		rc = render_pages_with(sys, ids->n, pages, &hist_md, &hist_files, out, err);
+	report_out_free(&rendered);
+	site_files_free(&hist_md);
+	site_files_free(&hist_files);
 	for (size_t i = 0; i < ids->n; i++)
 		free(roots[i]);
 	free(roots);

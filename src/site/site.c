@@ -79,6 +79,7 @@ static void header_nav(struct strbuf *sb, const struct build *b, const char *pag
 		sb_addf(sb, " \xc2\xb7 <a href=\"%sindex.html#systems\">Systems</a>", root);
 	nav_link(sb, b, root, page, "symmetric-survey.md", "Survey", &first);
 	nav_link(sb, b, root, page, "size-audit.md", "Size audit", &first);
+	nav_link(sb, b, root, page, "history.md", "Versions", &first);
 	if (b->in->n_sys >= 2)
 		nav_link(sb, b, root, page, "compare.md", "Compare", &first);
 	sb_adds(sb, "</nav>\n</header>\n");
