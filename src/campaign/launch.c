@@ -15,6 +15,7 @@ void launch_opts_init(struct launch_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->memory_pass = 1;
+	o->repeat = 1;
 }
 
 void launch_opts_free(struct launch_opts *o)
@@ -78,6 +79,7 @@ static void settings(struct strbuf *sb, const struct launch_opts *o, const char 
 	sl_free(&defer);
 	sb_var(sb, "DEFERRED_CPU", o->deferred_cpu ? o->deferred_cpu : "auto");
 	sb_addf(sb, "MEMORY=(%s)\n", o->memory_pass ? "" : "--no-memory-pass");
+	sb_addf(sb, "REPEAT=%d\n", o->repeat);
 }
 
 static const char jobs_text[] =
@@ -124,7 +126,8 @@ static const char jobs_text[] =
 	"}\n"
 	"\n"
 	"# Join the shards into $RUN (replacing an earlier merge of them), then\n"
-	"# report when every unit is complete, failed for good or deferred.\n"
+	"# time the repeatability sample again and report, when every unit is\n"
+	"# complete, failed for good or deferred.\n"
 	"job_final() {\n"
 	"\tlocal runs=() d\n"
 	"\tfor d in \"$(abs \"$SHARDS\")\"/shard-* \"$(abs \"$SHARDS\")\"/deferred; do\n"
@@ -133,6 +136,10 @@ static const char jobs_text[] =
 	"\tif [ \"${#runs[@]}\" = 0 ]; then echo \"ngcc-perf launch: no shard run in $SHARDS\" >&2; exit 3; fi\n"
 	"\tngcc merge \"${runs[@]}\" --into \"$RUN\" --replace || exit $?\n"
 	"\tif ngcc status --run \"$RUN\" >\"$(abs \"$RUN\")/status.txt\"; then\n"
+	"\t\t# The repeatability sample, as a single campaign times it at its end.\n"
+	"\t\tif [ \"$REPEAT\" = 1 ]; then\n"
+	"\t\t\tupto1 ngcc measure \"${IDS[@]}\" --run \"$RUN\" --repeat \"${DEFER[@]}\" \"${MEMORY[@]}\" \"${PASS[@]}\"\n"
+	"\t\tfi\n"
 	"\t\tngcc report --run \"$RUN\"\n"
 	"\telse\n"
 	"\t\tcat \"$(abs \"$RUN\")/status.txt\"\n"

@@ -39,6 +39,7 @@ struct launch_opts {
 	struct strlist pass;         /* options for measure and profile (planning,
 				      * host override, --prior, --counter, ...) */
 	int memory_pass;
+	int repeat;                  /* the final job times a sample again (campaign/repeat.h) */
 	/* parallel */
 	const char *sshlogin;        /* NULL: this machine only */
 	/* slurm */

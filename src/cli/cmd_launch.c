@@ -49,6 +49,8 @@ static void launch_usage(FILE *out)
 		"  --max-timeout S, --disturbed-retries N, --allow-unfixed-host[=REASON],\n"
 		"  --redo-stale, --no-memory-pass, --op OP\n"
 		"                       passed to every shard's measure and profile\n"
+		"  --no-repeat          the final job does not time a sample of the units\n"
+		"                       again (as campaign --no-repeat)\n"
 		"SELECTOR: instance selectors as for `ngcc-perf measure --help`, passed to\n"
 		"build, kat, measure and profile.\n"
 		"GNU parallel:\n"
@@ -73,7 +75,7 @@ static void launch_usage(FILE *out)
 
 enum {
 	OPT_RUN = 256, OPT_SHARDS, OPT_CPUS, OPT_DEFER, OPT_DEFERRED_CPU, OPT_PRIOR, OPT_OUT,
-	OPT_SSH, OPT_PARTITION, OPT_NODELIST, OPT_TIME, OPT_SBATCH, OPT_NO_MEMORY,
+	OPT_SSH, OPT_PARTITION, OPT_NODELIST, OPT_TIME, OPT_SBATCH, OPT_NO_MEMORY, OPT_NO_REPEAT,
 	OPT_PASS_ARG, OPT_PASS_FLAG,
 };
 
@@ -92,6 +94,7 @@ static const struct option opts[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "sbatch-option", required_argument, NULL, OPT_SBATCH },
 	{ "no-memory-pass", no_argument, NULL, OPT_NO_MEMORY },
+	{ "no-repeat", no_argument, NULL, OPT_NO_REPEAT },
 	{ "trials", required_argument, NULL, OPT_PASS_ARG },
 	{ "trial-target", required_argument, NULL, OPT_PASS_ARG },
 	{ "op-budget", required_argument, NULL, OPT_PASS_ARG },
@@ -164,6 +167,7 @@ static int take_option(struct launch_opts *o, int c, int index, const char *arg,
 	case OPT_TIME: o->time_limit = arg; return 0;
 	case OPT_SBATCH: sl_push(&o->sbatch_extra, arg); return 0;
 	case OPT_NO_MEMORY: o->memory_pass = 0; return 0;
+	case OPT_NO_REPEAT: o->repeat = 0; return 0;
 	case OPT_PASS_ARG:
 		if (check_whole_option(opts[index].name, arg))
 			return -1;
