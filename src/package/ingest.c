@@ -36,6 +36,20 @@ static char *folder_label(const char *label)
 	return plus ? xstrndup(label, (size_t)(plus - label)) : xstrdup(label);
 }
 
+/* Each implementation variant beside the references, with how discovery
+ * decided it (the tree and the intrinsics of its code). */
+static void print_variants(const struct discovery *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct found_instance *fi = &d->inst[i];
+		if (!strcmp(fi->variant, "reference") && fi->cpu_ext == CPU_EXT_NONE)
+			continue;
+		for (size_t k = 0; k < fi->why.n; k++)
+			if (str_starts_with(fi->why.items[k], "variant "))
+				printf("variant: %s: %s\n", fi->label, fi->why.items[k] + 8);
+	}
+}
+
 static void print_summary(const struct candidate_conf *c, const struct discovery *d,
 			  const struct strlist *manifest_labels, const struct import_result *imp)
 {
@@ -65,6 +79,7 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 		free(files);
 		free(fl);
 	}
+	print_variants(d);
 	for (size_t i = 0; i < imp->notes.n; i++)
 		printf("note: %s\n", imp->notes.items[i]);
 	for (size_t i = 0; i < d->notes.n; i++)
