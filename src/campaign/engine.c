@@ -66,7 +66,9 @@ static int kat_measurable(const json_t *inst, char **why)
 	}
 	if (!strcmp(kat, "UNSUPPORTED_CPU")) {
 		const char *b = jget_str(inst, "build_error", NULL);
-		*why = xasprintf("UNSUPPORTED_CPU: %s", b ? b : "this host lacks the CPU features it needs (see its KAT log)");
+		*why = b ? xasprintf("UNSUPPORTED_CPU: %s", b)
+			 : xstrdup("UNSUPPORTED_CPU: the host of `kat` lacked the CPU features it needs; "
+				   "rerun `ngcc-perf kat` on a host that has them");
 		return 0;
 	}
 	if (!strcmp(kat, "PASS"))
@@ -234,7 +236,7 @@ static void add_instance(struct engine *e, const char *cand, struct candidate_co
 		free(type);
 		return;
 	}
-	if (!kat_measurable(inst, &why) || (why = cpu_refusal(conf, label))) {
+	if ((why = cpu_refusal(conf, label)) || !kat_measurable(inst, &why)) {
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
 		free(why);
 		free(type);

@@ -55,7 +55,7 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 {
 	printf("added %s (%s, %s): %zu instance(s), %zu file(s), %llu bytes\n",
 	       c->id, c->algorithm, c->type ? c->type : "?", c->n_inst, imp->files, imp->bytes);
-	printf("%-24s %-5s %-15s %-24s %5s %-20s %-3s %s\n", "label", "type", "variant",
+	printf("%-24s %-5s %-18s %-24s %5s %-20s %-3s %s\n", "label", "type", "variant",
 	       "ALGORITHM_INSTANCE", "#src", "ICCS drng/auxfunc", "on", "KAT reference");
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance_conf *in = &c->inst[i];
@@ -72,7 +72,7 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 		/* A hash package has the DRNG and no auxiliary functions. */
 		char *iccs = xasprintf("%s/%s", iccs_copy(in->own_drng),
 				       hash ? "-" : iccs_copy(in->own_auxfunc));
-		printf("%-24s %-5s %-15s %-24s %5zu %-20s %-3s %s\n", in->label, in->type,
+		printf("%-24s %-5s %-18s %-24s %5zu %-20s %-3s %s\n", in->label, in->type,
 		       in->variant, in->instance ? in->instance : "(none)", in->sources.n, iccs,
 		       in->enabled ? "yes" : "no", kat);
 		free(iccs);
