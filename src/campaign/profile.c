@@ -390,7 +390,7 @@ static void note_unprofiled_variants(const struct engine *e, size_t n_ref, size_
 	}
 	for (size_t i = 0; i < seen.n; i++)
 		fprintf(stderr, "profile: %s not profiled: an implementation variant; the profile "
-			"shares are defined on the reference build (docs/method.md §2.3)\n",
+			"shares are defined on the reference build (docs/method.md §2.6)\n",
 			seen.items[i]);
 	sl_free(&seen);
 }
