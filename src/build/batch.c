@@ -179,6 +179,23 @@ static int record_candidate(const char *workspace, const struct candidate *cand,
 	return rc;
 }
 
+/* Code of another architecture than the compiler builds for (NEON code for
+ * an x86-64 compiler): its options and headers do not exist there.  Why
+ * (malloc'd), or NULL. */
+static char *other_arch(const struct instance_conf *ic)
+{
+	enum cpu_ext ext = conf_cpu_ext(ic);
+	const char *need = cpu_ext_arch(ext);
+	const char *target = build_compiler_target();
+	size_t n = strcspn(target, "-");
+	if (!need || !strcmp(target, "unknown"))
+		return host_cpu_other_arch(host_cpu(), ext) ? host_cpu_refusal(host_cpu(), ext) : NULL;
+	if (strlen(need) == n && !strncmp(need, target, n))
+		return NULL;
+	return xasprintf("needs %s, an %s extension; the compiler builds for %.*s", cpu_ext_display(ext),
+			 need, (int)n, target);
+}
+
 static size_t collect_units(const char *workspace, const struct selection *sel,
 			    struct candidate *cands, size_t nc, struct build_unit **out)
 {
@@ -197,10 +214,8 @@ static size_t collect_units(const char *workspace, const struct selection *sel,
 				       cands[i].id, ic->label);
 				continue;
 			}
-			char *why = NULL;
-			if (host_cpu_other_arch(host_cpu(), conf_cpu_ext(ic))) {
-				/* its compiler options and headers do not exist here */
-				why = host_cpu_refusal(host_cpu(), conf_cpu_ext(ic));
+			char *why = other_arch(ic);
+			if (why) {
 				char *stem = build_stem(ic);
 				printf("BUILD %s %s UNSUPPORTED_CPU: %s (not compiled)\n", cands[i].id,
 				       stem, why);
