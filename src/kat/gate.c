@@ -25,6 +25,7 @@
 #include "kat/katgen.h"
 #include "kat/katlog.h"
 #include "method/baseline.h"
+#include "method/cpuext.h"
 #include "method/types.h"
 #include "package/conf.h"
 #include "proc/command.h"
@@ -83,10 +84,18 @@ static int is_hash_files(const struct kat_unit *u)
 	return t && t->kat_files && !u->selftest;
 }
 
-/* The instance directory's name: the label without "+avx2" and the like. */
-static char *manifest_label(const char *label)
+/* The instance directory's name: the label without its variant's tag
+ * ("+avx2" and the like), which a variant shares with its reference; a '+'
+ * of the folder's own name ("Foo+-I") stays. */
+static char *manifest_label(const struct instance_conf *ic)
 {
-	return xstrndup(label, strcspn(label, "+"));
+	const char *tag = variant_tag(ic->variant);
+	char *suffix = tag ? xasprintf("+%s", tag) : NULL;
+	size_t n = strlen(ic->label);
+	char *label = suffix && str_ends_with(ic->label, suffix)
+		? xstrndup(ic->label, n - strlen(suffix)) : xstrdup(ic->label);
+	free(suffix);
+	return label;
 }
 
 /* The submitted KAT file of the instance: its type's prefix and
@@ -105,7 +114,7 @@ int gate_find_reference(struct kat_unit *u, const char *file, const char *fallba
 {
 	memset(&u->ref, 0, sizeof u->ref);
 	if (u->manifest) {
-		char *label = manifest_label(u->ic->label), *err = NULL;
+		char *label = manifest_label(u->ic), *err = NULL;
 		int found = kat_manifest_find(u->manifest, label, file, &u->ref.manifest, &err);
 		free(label);
 		if (found < 0) {

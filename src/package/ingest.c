@@ -30,10 +30,14 @@ static const char *iccs_copy(int own)
 	return own ? "package" : "ngcc-perf";
 }
 
-static char *folder_label(const char *label)
+/* The label without its variant's tag ("+avx2"): the folder's name. */
+static char *folder_label(const struct instance_conf *in)
 {
-	const char *plus = strchr(label, '+');
-	return plus ? xstrndup(label, (size_t)(plus - label)) : xstrdup(label);
+	const char *tag = variant_tag(in->variant);
+	size_t n = strlen(in->label), k = tag ? strlen(tag) + 1 : 0;
+	if (tag && n > k && in->label[n - k] == '+' && !strcmp(in->label + n - k + 1, tag))
+		return xstrndup(in->label, n - k);
+	return xstrdup(in->label);
 }
 
 /* Each implementation variant beside the references, with how discovery
@@ -59,7 +63,7 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 	       "ALGORITHM_INSTANCE", "#src", "ICCS drng/auxfunc", "on", "KAT reference");
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance_conf *in = &c->inst[i];
-		char *fl = folder_label(in->label);
+		char *fl = folder_label(in);
 		const char *kat = "none";
 		char *files = NULL;
 		int hash = !strcmp(in->type, "hash");
