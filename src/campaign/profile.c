@@ -383,7 +383,7 @@ static void note_unprofiled_variants(const struct engine *e, size_t n_ref, size_
 		const struct unit *u = &e->units[i];
 		if (!variant_is_alternative(jget_str(u->inst, "variant", "")))
 			continue;
-		char *name = xasprintf("%s/%s", u->cand, u->stem);
+		char *name = xasprintf("%s/%s", u->cand, u->label);
 		if (!sl_contains(&seen, name))
 			sl_push(&seen, name);
 		free(name);

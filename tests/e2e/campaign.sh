@@ -37,6 +37,9 @@ for l in 128 128+avx2 256; do
 			fail "no results row for ExampleKEM-$l $op: $(cat "$ws/c1.out")"
 	done
 done
+# the variant is measured but not profiled, and profile says so
+grep -q "^profile: examplekem/ExampleKEM-128+avx2 not profiled: an implementation variant" "$ws/c1.err" ||
+	fail "profile does not say it left the AVX2 variant: $(grep profile: "$ws/c1.err")"
 run=$ws/runs/c
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
 	"$run/campaign.json")
