@@ -217,6 +217,7 @@ static void add_instance(struct engine *e, const char *cand, struct candidate_co
 	    selection_has_instance(&e->sel, cand, label)) {
 		kat_measurable(inst, &why);
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
+		e->not_timed_cpu++;
 		free(why);
 		return;
 	}
@@ -237,6 +238,7 @@ static void add_instance(struct engine *e, const char *cand, struct candidate_co
 		return;
 	}
 	if ((why = cpu_refusal(conf, label)) || !kat_measurable(inst, &why)) {
+		e->not_timed_cpu += str_starts_with(why, "UNSUPPORTED_CPU:");
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
 		free(why);
 		free(type);
