@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The reference instance of variant ic: same label without "+<tag>", type
- * and ALGORITHM_INSTANCE. */
+/* The reference instance of variant ic: the same label without "+<tag>"
+ * and the same type, else the only reference with its ALGORITHM_INSTANCE. */
 static const struct instance_conf *reference_of(const struct candidate_conf *conf,
 						const struct instance_conf *ic)
 {
@@ -29,15 +29,23 @@ static const struct instance_conf *reference_of(const struct candidate_conf *con
 	char *base = str_ends_with(ic->label, suffix) ? xstrndup(ic->label, n - strlen(suffix))
 						     : xstrdup(ic->label);
 	free(suffix);
-	const struct instance_conf *ref = NULL;
+	const struct instance_conf *ref = NULL, *same_instance = NULL;
+	size_t n_same = 0;
 	for (size_t i = 0; i < conf->n_inst && !ref; i++) {
 		const struct instance_conf *r = &conf->inst[i];
-		if (!strcmp(r->variant, "reference") && !strcmp(r->label, base) &&
-		    !strcmp(r->type, ic->type))
+		if (strcmp(r->variant, "reference") || strcmp(r->type, ic->type))
+			continue;
+		if (!strcmp(r->label, base))
 			ref = r;
+		else if (r->instance && ic->instance && !strcmp(r->instance, ic->instance)) {
+			same_instance = r;
+			n_same++;
+		}
 	}
 	free(base);
-	return ref;
+	/* a variant labelled apart (Foo-2+additional): the one reference of
+	 * its ALGORITHM_INSTANCE */
+	return ref ? ref : n_same == 1 ? same_instance : NULL;
 }
 
 static char *kat_text(const char *ws, const char *id, const char *stem, size_t *len)

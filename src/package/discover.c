@@ -1705,8 +1705,14 @@ static void dedupe(struct discovery *d)
 			found_free(fi);
 			continue;
 		}
+		/* a variant's number goes before its tag: Foo-2+additional */
+		const char *tag = variant_tag(fi->variant);
+		size_t tlen = tag ? strlen(tag) + 1 : 0, llen = strlen(fi->label);
+		int tagged = tag && llen > tlen && fi->label[llen - tlen] == '+' &&
+			     !strcmp(fi->label + llen - tlen + 1, tag);
 		for (int k = 2; clash; k++) {
-			char *l = xasprintf("%s-%d", fi->label, k);
+			char *l = tagged ? xasprintf("%.*s-%d+%s", (int)(llen - tlen), fi->label, k, tag)
+					 : xasprintf("%s-%d", fi->label, k);
 			clash = find_kept(d, kept, l, NULL);
 			if (!clash) {
 				sl_push_owned(&d->notes, xasprintf("'%s' also names '%s'; labelled '%s'",

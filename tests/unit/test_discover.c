@@ -15,6 +15,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "build/build.h"
 #include "discover_fixture.h"
 #include "package/extract.h"
 
@@ -275,12 +276,16 @@ static void test_variants(void **state)
 	put_kem("Implementations/Additional_Implementation/neon/Var-128", "VAR_128",
 		"#include <arm_neon.h>\nint kem_keygen(unsigned char *pk) {\n"
 		"  uint8x16_t v = vld1q_u8(pk); return vgetq_lane_u8(v, 0); }\n");
+	/* a second additional tree of the same parameter set: numbered before its tag */
+	put_kem("Implementations/Additional_Implementation/aarch64/Var-128", "VAR_128",
+		"#include <arm_neon.h>\nint kem_keygen(unsigned char *pk) {\n"
+		"  uint8x16_t v = vld1q_u8(pk); return vgetq_lane_u8(v, 1); }\n");
 	/* x86_64/ beside ref/ with no intrinsics: optimized, portable */
 	put_kem("Implementations/Opt/x86_64/Var-256", "VAR_256",
 		"int kem_keygen(unsigned char *pk) { return pk[1]; } /* \"_mm256_\" */\n");
 	char *root = path_join(tmp_dir, "variants");
 	struct discovery d;
-	assert_int_equal(discover_package(root, "Var", &d), 6);
+	assert_int_equal(discover_package(root, "Var", &d), 7);
 	const struct found_instance *r = by_label(&d, "Var-128");
 	assert_string_equal(r->variant, "reference");
 	assert_int_equal(r->cpu_ext, CPU_EXT_NONE);
@@ -293,8 +298,12 @@ static void test_variants(void **state)
 	assert_true(list_mentions(&w->why, "its folder names AVX2 (the code decides)"));
 	const struct found_instance *n = by_label(&d, "Var-128+additional");
 	assert_string_equal(n->variant, "additional");
+	assert_string_equal(n->source_dir, "Implementations/Additional_Implementation/aarch64/Var-128");
 	assert_int_equal(n->cpu_ext, CPU_EXT_NEON);
 	assert_int_equal(n->enabled, 1);
+	const struct found_instance *n2 = by_label(&d, "Var-128-2+additional");
+	assert_string_equal(n2->source_dir, "Implementations/Additional_Implementation/neon/Var-128");
+	assert_int_equal(n2->cpu_ext, CPU_EXT_NEON);
 	const struct found_instance *p = by_label(&d, "Var-256+portable");
 	assert_string_equal(p->variant, "optimized-portable");
 	assert_int_equal(p->cpu_ext, CPU_EXT_NONE);
@@ -303,6 +312,9 @@ static void test_variants(void **state)
 	memset(&c, 0, sizeof c);
 	discovery_to_conf(&d, &c);
 	assert_string_equal(conf_find_instance(&c, "Var-128+additional")->cpu_extension, "neon");
+	char *stem = build_stem(conf_find_instance(&c, "Var-128-2+additional"));
+	assert_string_equal(stem, "Var-128-2+additional");
+	free(stem);
 	assert_null(conf_find_instance(&c, "Var-256+portable")->cpu_extension);
 	assert_int_equal(conf_cpu_ext(conf_find_instance(&c, "Var-256+avx512")), CPU_EXT_AVX512);
 	conf_free(&c);
