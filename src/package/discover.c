@@ -1781,6 +1781,10 @@ static void check_kat_claims(struct discovery *d, const struct strlist *all)
 				    (!(o->kat_reference && !strcmp(o->kat_reference, rel)) &&
 				     !sl_contains(&o->kat_files, rel)))
 					continue;
+				/* two trees of one parameter set (aarch64/ and neon/) */
+				if (o->instance && fi->instance && !strcmp(o->instance, fi->instance) &&
+				    !o->placeholder)
+					continue;
 				sl_push_owned(&d->notes, xasprintf(
 					"KAT file '%s' is claimed by both '%s' and '%s': at most one "
 					"of them can be right (set kat_reference in candidate.conf)",

@@ -283,6 +283,7 @@ static void test_variants(void **state)
 	/* x86_64/ beside ref/ with no intrinsics: optimized, portable */
 	put_kem("Implementations/Opt/x86_64/Var-256", "VAR_256",
 		"int kem_keygen(unsigned char *pk) { return pk[1]; } /* \"_mm256_\" */\n");
+	put_file("variants/Test_Vectors/KAT_KEM_VAR_128.txt", "Count = 0\n");
 	char *root = path_join(tmp_dir, "variants");
 	struct discovery d;
 	assert_int_equal(discover_package(root, "Var", &d), 7);
@@ -301,6 +302,11 @@ static void test_variants(void **state)
 	assert_string_equal(n->source_dir, "Implementations/Additional_Implementation/aarch64/Var-128");
 	assert_int_equal(n->cpu_ext, CPU_EXT_NEON);
 	assert_int_equal(n->enabled, 1);
+	/* the same vectors for every variant; two additional trees of one
+	 * parameter set both claim them, rightly */
+	assert_string_equal(n->kat_reference, "Test_Vectors/KAT_KEM_VAR_128.txt");
+	assert_string_equal(a->kat_reference, "Test_Vectors/KAT_KEM_VAR_128.txt");
+	assert_false(notes_mention(&d, "is claimed by both"));
 	const struct found_instance *n2 = by_label(&d, "Var-128-2+additional");
 	assert_string_equal(n2->source_dir, "Implementations/Additional_Implementation/neon/Var-128");
 	assert_int_equal(n2->cpu_ext, CPU_EXT_NEON);
