@@ -58,8 +58,22 @@ static int vector_register(const char *s, size_t n, const char *reg)
 	return 1;
 }
 
+/* AArch64 assembler's Advanced SIMD loads and stores (ld1 {v0.8h}, ...):
+ * no x86 mnemonic is spelled so. */
+static int neon_mnemonic(const char *s, size_t n)
+{
+	static const char *const m[] = { "ld1", "ld1r", "ld2", "ld3", "ld4", "st1", "st2", "st3",
+					 "st4", NULL };
+	for (const char *const *p = m; *p; p++)
+		if (strlen(*p) == n && !strncmp(s, *p, n))
+			return 1;
+	return 0;
+}
+
 static int classify(const char *s, size_t n, int asm_file)
 {
+	if (asm_file && neon_mnemonic(s, n))
+		return CPU_EXT_NEON;
 	if (starts(s, n, "_mm512_") || starts(s, n, "__m512") ||
 	    (asm_file && vector_register(s, n, "zmm")))
 		return CPU_EXT_AVX512;

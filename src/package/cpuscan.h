@@ -2,8 +2,8 @@
  * cpuscan.h — which CPU extension an implementation's code needs, decided
  * from the code itself (issue #29): x86 intrinsics by name (_mm512_ and
  * __m512: AVX-512; _mm256_ and __m256: AVX2), AArch64 ones (arm_neon.h,
- * vld1q_, uint8x16_t ...: NEON), and the vector registers assembler files
- * name (zmm, ymm).  Comments and string literals are not code.  A folder
+ * vld1q_, uint8x16_t ...: NEON), and in assembler files the vector
+ * registers (zmm, ymm) and AArch64's SIMD loads and stores (ld1, st1 ...).  Comments and string literals are not code.  A folder
  * name (avx2/, neon/) is only a hint, used when the code holds evidence
  * of two extensions.
  */

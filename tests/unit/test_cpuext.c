@@ -42,6 +42,10 @@ static void test_decide_from_code(void **state)
 	/* assembler: the registers say it */
 	assert_int_equal(decide("f.S", "vpaddw %ymm0, %ymm1, %ymm2\n", -1, NULL), CPU_EXT_AVX2);
 	assert_int_equal(decide("f.S", "vpaddd %zmm0, %zmm1, %zmm2\n", -1, NULL), CPU_EXT_AVX512);
+	assert_int_equal(decide("f.S", "ld1 {v0.8h, v1.8h}, [x0]\nadd v0.8h, v0.8h, v1.8h\n", -1, NULL),
+			 CPU_EXT_NEON);
+	/* in C, ld1 is just a name */
+	assert_int_equal(decide("a.c", "int ld1 = 0, st1 = 1;", -1, NULL), CPU_EXT_NONE);
 	/* comments, strings, folder names and near-misses are no code */
 	char *why = NULL;
 	assert_int_equal(decide("a.c", "/* uses _mm256_ in the avx2 version */\n"
