@@ -238,6 +238,11 @@ static void check_instance(const struct check_opts *o, const char *cand, const c
 	t.instance = ic->instance;
 	t.type = ic->type ? ic->type : type;
 	t.variant = ic->variant;
+	/* valgrind decodes no AVX-512 instruction: memcheck and consttime
+	 * would only report its SIGILL */
+	if (conf_cpu_ext(ic) == CPU_EXT_AVX512)
+		t.no_valgrind = "valgrind cannot run AVX-512 code (the sanitizer and functional "
+				"checks still run)";
 	t.timed_library = jget_str(entry, "library", NULL);
 	t.compiler = jget_str(entry, "compiler", NULL);
 	char *timed = t.timed_library ? path_join(o->workspace, t.timed_library) : NULL;
@@ -376,7 +381,8 @@ static int check_all(const struct check_opts *o)
 		"(no suites for their type)", records, tot.clean, tot.found, tot.incomplete,
 		tot.kept, tot.unbuilt, tot.uncovered);
 	if (tot.skipped)
-		fprintf(stderr, "; %d check(s) skipped under emulation", tot.skipped);
+		fprintf(stderr, "; %d check(s) skipped (under emulation, or valgrind and AVX-512 "
+			"code)", tot.skipped);
 	if (tot.unsupported)
 		fprintf(stderr, "; %d instance(s) not run: UNSUPPORTED_CPU", tot.unsupported);
 	fputc('\n', stderr);
