@@ -10,6 +10,7 @@
  */
 #include "package/discover.h"
 
+#include "host/cpufeat.h"
 #include "method/cpuext.h"
 #include "method/types.h"
 #include "package/buildfacts.h"
@@ -1741,6 +1742,12 @@ static void add_notes(struct discovery *d)
 		if (!cand_type_supported(cand_type_find(fi->type)))
 			sl_push_owned(&d->notes, xasprintf("%s: type %s is recognised but not yet "
 							   "supported (enabled = no)", fi->label, fi->type));
+		if (fi->enabled && host_cpu_other_arch(host_cpu(), fi->cpu_ext))
+			sl_push_owned(&d->notes, xasprintf("%s: %s code, an %s extension, and this host "
+							   "is %s: `build` will record it UNSUPPORTED_CPU "
+							   "(set enabled = no to leave it out)", fi->label,
+							   cpu_ext_display(fi->cpu_ext),
+							   cpu_ext_arch(fi->cpu_ext), host_cpu()->arch));
 		if (fi->placeholder)
 			sl_push_owned(&d->notes, xasprintf("%s: ALGORITHM_INSTANCE is the template "
 							   "placeholder \"AlgorithmInstance\"", fi->label));

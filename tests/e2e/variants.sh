@@ -62,6 +62,7 @@ ngcc add "$NGCC_FIXTURES/variants/VarKEM" --id var >"$tmp/add.out"
 has "$tmp/add.out" "Var-1+avx512             kem   optimized-avx512"
 has "$tmp/add.out" "Var-1+additional         kem   additional"
 has "$tmp/add.out" "CPU extension neon: intrinsics in its code: NEON"
+has "$tmp/add.out" "note: Var-1+additional: NEON code, an aarch64 extension, and this host is x86_64: \`build\` will record it UNSUPPORTED_CPU"
 has "$ws/candidates/var/candidate.conf" "cpu_extension = avx512"
 ngcc build >"$tmp/build.out" 2>&1 || { cat "$tmp/build.out"; fail "build failed"; }
 has "$tmp/build.out" "BUILD var Var-1+additional UNSUPPORTED_CPU: needs NEON, an aarch64 extension; the compiler builds for x86_64 (not compiled)"
