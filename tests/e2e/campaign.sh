@@ -56,8 +56,12 @@ for lab in labels + ("ExampleKEM-128+avx2",):
         r = load(f"records/examplekem/{lab}__{op}.json")
         assert r["status"] == "complete", (lab, op, r["status"])
         assert len(r["trials"]) == 2, len(r["trials"])
-        # the profile shares are defined on the reference build only
+        # the AVX2 variant: its own records, built with the performance
+        # flags; the profile shares are defined on the reference build only
         if "+" in lab:
+            assert r["variant"] == "optimized-avx2", r["variant"]
+            assert r["build_flags"] == "guide-performance", r["build_flags"]
+            assert load(f"memory/examplekem/{lab}__{op}.json")["status"] == "complete"
             assert not os.path.exists(os.path.join(run, f"profile/examplekem/{lab}__{op}.json"))
             continue
         p = load(f"profile/examplekem/{lab}__{op}.json")
