@@ -10,6 +10,7 @@
 
 #include "build/build.h"
 #include "evidence/build_json.h"
+#include "host/cpufeat.h"
 #include "method/toolchain.h"
 #include "package/patch.h"
 #include "util/fsutil.h"
@@ -23,6 +24,8 @@
 struct candidate {
 	char *id;
 	struct candidate_conf conf;
+	struct strlist other_arch;     /* labels not compiled: another architecture's code */
+	struct strlist other_arch_why;
 };
 
 struct printer {
@@ -167,6 +170,11 @@ static int record_candidate(const char *workspace, const struct candidate *cand,
 		build_json_unlock(lock);
 		return EXIT_INPUT;
 	}
+	for (size_t i = 0; i < cand->other_arch.n; i++)
+		build_record_unsupported(doc, &cand->conf,
+					 conf_find_instance((struct candidate_conf *)&cand->conf,
+							    cand->other_arch.items[i]),
+					 cand->other_arch_why.items[i]);
 	for (size_t i = 0; i < n; i++) {
 		if (units[i].c != &cand->conf)
 			continue;
@@ -187,6 +195,23 @@ static int record_candidate(const char *workspace, const struct candidate *cand,
 	return rc;
 }
 
+/* Code of another architecture than the compiler builds for (NEON code for
+ * an x86-64 compiler): its options and headers do not exist there.  Why
+ * (malloc'd), or NULL. */
+static char *other_arch(const struct instance_conf *ic)
+{
+	enum cpu_ext ext = conf_cpu_ext(ic);
+	const char *need = cpu_ext_arch(ext);
+	const char *target = build_compiler_target();
+	size_t n = strcspn(target, "-");
+	if (!need || !strcmp(target, "unknown"))
+		return host_cpu_other_arch(host_cpu(), ext) ? host_cpu_refusal(host_cpu(), ext) : NULL;
+	if (strlen(need) == n && !strncmp(need, target, n))
+		return NULL;
+	return xasprintf("needs %s, an %s extension; the compiler builds for %.*s", cpu_ext_display(ext),
+			 need, (int)n, target);
+}
+
 static size_t collect_units(const char *workspace, const struct selection *sel,
 			    struct candidate *cands, size_t nc, struct build_unit **out)
 {
@@ -204,6 +229,24 @@ static size_t collect_units(const char *workspace, const struct selection *sel,
 				printf("BUILD %s %s skipped (enabled = no in candidate.conf)\n",
 				       cands[i].id, ic->label);
 				continue;
+			}
+			char *why = other_arch(ic);
+			if (why) {
+				char *stem = build_stem(ic);
+				printf("BUILD %s %s UNSUPPORTED_CPU: %s (not compiled)\n", cands[i].id,
+				       stem, why);
+				free(stem);
+				sl_push(&cands[i].other_arch, ic->label);
+				sl_push_owned(&cands[i].other_arch_why, why);
+				continue;
+			}
+			why = host_cpu_refusal(host_cpu(), conf_cpu_ext(ic));
+			if (why) {
+				char *stem = build_stem(ic);
+				printf("BUILD %s %s note: %s: built, but kat, measure, memory, profile and "
+				       "check will refuse it (UNSUPPORTED_CPU)\n", cands[i].id, stem, why);
+				free(stem);
+				free(why);
 			}
 			units[n].workspace = workspace;
 			units[n].c = &cands[i].conf;
@@ -283,6 +326,8 @@ int build_candidates(const struct build_request *r)
 	for (size_t i = 0; i < nc; i++) {
 		conf_free(&cands[i].conf);
 		free(cands[i].id);
+		sl_free(&cands[i].other_arch);
+		sl_free(&cands[i].other_arch_why);
 	}
 	free(cands);
 	sl_free(&ids);

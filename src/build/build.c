@@ -170,6 +170,7 @@ static void plan_sources(struct plan *p, const char *workspace, const char *srcr
 		char *obj = xasprintf("%s/%03zu-%s.o", p->objdir, i, base);
 		sl_push(&j->argv, cxx ? toolchain_cxx() : toolchain_cc());
 		build_profile_flags(p->out->profile, cxx, &j->argv);
+		build_ext_flags(ic, &j->argv);
 		add_instance_options(&j->argv, srcroot, ic);
 		if (need_rt_include)
 			sl_push_owned(&j->argv, xasprintf("-I%s", rt));
@@ -252,6 +253,7 @@ static void plan_shim_command(struct plan *p)
 
 	sl_push(&j->argv, toolchain_cc());
 	build_profile_flags(p->out->profile, 0, &j->argv);
+	build_ext_flags(ic, &j->argv);
 	add_instance_options(&j->argv, srcroot, ic);
 	push_meta(&j->argv, "ID", c->id);
 	push_meta(&j->argv, "ALGORITHM", c->algorithm);

@@ -22,11 +22,16 @@
 #include "package/conf.h"
 
 /* The first profile an instance is built with (guide, or guide-performance
- * for variant optimized-avx2). */
+ * for every variant beside the reference: optimized-*, additional). */
 enum build_profile build_first_profile(const struct instance_conf *ic);
 
-/* File stem: the label, plus "+avx2" for an optimized-avx2 build. */
+/* File stem: the label, plus the variant's tag ("+avx2", "+portable",
+ * "+additional" ...: method/cpuext.h variant_tag) unless it ends so. */
 char *build_stem(const struct instance_conf *ic);
+
+/* Append the flags of the CPU extension the instance's code needs
+ * (conf_cpu_ext: -mavx2, ...) to argv: every profile gets them. */
+void build_ext_flags(const struct instance_conf *ic, struct strlist *argv);
 
 /* What one build attempt (one profile) produced. */
 struct build_outcome {
@@ -69,6 +74,15 @@ int build_instance(const char *workspace, const struct candidate_conf *c,
 int build_record_outcome(const char *workspace, const struct candidate_conf *c,
 			 const struct instance_conf *ic, json_t *entry,
 			 const struct build_outcome *o, char **err);
+
+/* The CPU fields of a build.json entry: cpu_extension, cpu_flags,
+ * cpu_features_required and host_cpu (host/cpufeat.h). */
+void build_record_cpu(json_t *entry, const struct instance_conf *ic);
+/* The entry of an instance not compiled because its extension belongs to
+ * another architecture (NEON code on x86-64): kat UNSUPPORTED_CPU, no
+ * library, build_error = why. */
+int build_record_unsupported(json_t *doc, const struct candidate_conf *c,
+			     const struct instance_conf *ic, const char *why);
 
 /* One instance of a multi-instance build and its final result. */
 struct build_unit {

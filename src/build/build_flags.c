@@ -2,26 +2,35 @@
  * and the compiler's identity (the profiles themselves: method/flags.h). */
 #include "build/build.h"
 #include "build/job.h"
+#include "method/cpuext.h"
 #include "method/toolchain.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int is_optimized(const struct instance_conf *ic)
-{
-	return ic->variant && !strcmp(ic->variant, "optimized-avx2");
-}
-
+/* Every variant beside the reference is compiled for speed (docs/method.md
+ * §2.1): the guide's performance profile. */
 enum build_profile build_first_profile(const struct instance_conf *ic)
 {
-	return is_optimized(ic) ? PROFILE_GUIDE_PERFORMANCE : PROFILE_GUIDE;
+	return variant_is_alternative(ic->variant) ? PROFILE_GUIDE_PERFORMANCE : PROFILE_GUIDE;
 }
 
 char *build_stem(const struct instance_conf *ic)
 {
-	if (is_optimized(ic) && !str_ends_with(ic->label, "+avx2"))
-		return xasprintf("%s+avx2", ic->label);
-	return xstrdup(ic->label);
+	const char *tag = variant_tag(ic->variant);
+	if (!tag)
+		return xstrdup(ic->label);
+	char *suffix = xasprintf("+%s", tag);
+	char *stem = str_ends_with(ic->label, suffix) ? xstrdup(ic->label)
+						     : xasprintf("%s%s", ic->label, suffix);
+	free(suffix);
+	return stem;
+}
+
+void build_ext_flags(const struct instance_conf *ic, struct strlist *argv)
+{
+	for (const char *const *f = cpu_ext_flags(conf_cpu_ext(ic)); *f; f++)
+		sl_push(argv, *f);
 }
 
 static char *first_line(const char *s)

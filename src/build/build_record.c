@@ -3,6 +3,7 @@
 #include "build/elfinfo.h"
 #include "evidence/build_json.h"
 #include "evidence/json.h"
+#include "host/cpufeat.h"
 #include "method/toolchain.h"
 
 #include <stdlib.h>
@@ -122,9 +123,50 @@ int build_record_outcome(const char *workspace, const struct candidate_conf *c,
 	set(e, "build_log", json_string(log));
 	set(e, "build_error", error_json(o));
 	set(e, "patches", patches_json(c));
+	build_record_cpu(e, ic);
 	free(log);
 	free(stem);
 	return rc;
+}
+
+void build_record_cpu(json_t *e, const struct instance_conf *ic)
+{
+	enum cpu_ext ext = conf_cpu_ext(ic);
+	json_t *flags = json_array(), *need = json_array();
+	for (const char *const *f = cpu_ext_flags(ext); *f; f++)
+		json_array_append_new(flags, json_string(*f));
+	for (const char *const *f = cpu_ext_features(ext); *f; f++)
+		json_array_append_new(need, json_string(*f));
+	set(e, "cpu_extension", json_string(cpu_ext_name(ext)));
+	set(e, "cpu_flags", flags);
+	set(e, "cpu_features_required", need);
+	set(e, "host_cpu", host_cpu_json(host_cpu()));
+}
+
+int build_record_unsupported(json_t *doc, const struct candidate_conf *c,
+			     const struct instance_conf *ic, const char *why)
+{
+	char *stem = build_stem(ic);
+	char *key = build_json_key(c->id, stem);
+	json_t *e = build_json_ensure(doc, key);
+	set(e, "candidate", json_string(c->id));
+	set(e, "label", json_string(ic->label));
+	set(e, "instance", jstr_or_null(ic->instance));
+	set(e, "variant", jstr_or_null(ic->variant));
+	set(e, "flags", json_null());
+	clear_library(e);
+	set(e, "kat", json_string("UNSUPPORTED_CPU"));
+	set(e, "kat_not_passed", json_false());
+	set(e, "kat_log", json_null());
+	set(e, "kat_log_sha256", json_null());
+	set(e, "compile_commands", json_array());
+	set(e, "link_command", json_null());
+	set(e, "build_error", json_string(why));
+	set(e, "patches", patches_json(c));
+	build_record_cpu(e, ic);
+	free(key);
+	free(stem);
+	return 0;
 }
 
 int build_record_unit(json_t *doc, const struct build_unit *u, char **err)

@@ -7,6 +7,7 @@
 #include "evidence/json.h"
 #include "evidence/names.h"
 #include "evidence/record.h"
+#include "host/cpufeat.h"
 #include "host/env.h"
 #include "kat/katlog.h"
 #include "method/types.h"
@@ -63,14 +64,22 @@ static int kat_measurable(const json_t *inst, char **why)
 		*why = xstrdup("no KAT result (run `ngcc-perf kat` first)");
 		return 0;
 	}
+	if (!strcmp(kat, "UNSUPPORTED_CPU")) {
+		const char *b = jget_str(inst, "build_error", NULL);
+		*why = b ? xasprintf("UNSUPPORTED_CPU: %s", b)
+			 : xstrdup("UNSUPPORTED_CPU: the host of `kat` lacked the CPU features it needs; "
+				   "rerun `ngcc-perf kat` on a host that has them");
+		return 0;
+	}
 	if (!strcmp(kat, "PASS"))
 		return 1;
-	int variant_opt = !strcmp(jget_str(inst, "variant", ""), "optimized-avx2");
+	/* every variant beside the reference: PASS only (docs/method.md §2.2) */
+	int variant_opt = variant_is_alternative(jget_str(inst, "variant", ""));
 	for (size_t i = 0; i < sizeof measurable_not_passed / sizeof *measurable_not_passed; i++)
 		if (!strcmp(kat, measurable_not_passed[i]) && !variant_opt)
 			return 1;
 	*why = xasprintf("KAT %s is never timed%s", kat,
-			 variant_opt ? " for optimized builds (PASS only)" : "");
+			 variant_opt ? " for optimized and additional builds (PASS only)" : "");
 	return 0;
 }
 
@@ -185,12 +194,33 @@ static void add_type_units(struct engine *e, const char *cand, json_t *inst,
 			add_unit(e, cand, jget_str(inst, "label", NULL), *op, inst, lib, sha);
 }
 
+/* Checked again here, not only by `kat`: the host that measures may not be
+ * the one that built and tested.  NULL, or why not (malloc'd). */
+static char *cpu_refusal(struct candidate_conf *conf, const char *label)
+{
+	struct instance_conf *ic = conf ? conf_find_instance(conf, label) : NULL;
+	char *why = ic ? host_cpu_refusal(host_cpu(), conf_cpu_ext(ic)) : NULL;
+	if (!why)
+		return NULL;
+	char *s = xasprintf("UNSUPPORTED_CPU: %s", why);
+	free(why);
+	return s;
+}
+
 static void add_instance(struct engine *e, const char *cand, struct candidate_conf *conf,
 			 json_t *inst)
 {
 	const char *label = jget_str(inst, "label", NULL);
 	const char *lib = jget_str(inst, "library", NULL);
 	char *why = NULL, *type = NULL;
+	if (label && !lib && !strcmp(jget_str(inst, "kat", ""), "UNSUPPORTED_CPU") &&
+	    selection_has_instance(&e->sel, cand, label)) {
+		kat_measurable(inst, &why);
+		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
+		e->not_timed_cpu++;
+		free(why);
+		return;
+	}
 	if (!label || !lib) {
 		sl_push_owned(&e->not_timed, xasprintf("%s/?: build.json entry without label or library", cand));
 		return;
@@ -207,7 +237,8 @@ static void add_instance(struct engine *e, const char *cand, struct candidate_co
 		free(type);
 		return;
 	}
-	if (!kat_measurable(inst, &why)) {
+	if ((why = cpu_refusal(conf, label)) || !kat_measurable(inst, &why)) {
+		e->not_timed_cpu += str_starts_with(why, "UNSUPPORTED_CPU:");
 		sl_push_owned(&e->not_timed, xasprintf("%s/%s: %s", cand, label, why));
 		free(why);
 		free(type);

@@ -94,6 +94,8 @@ struct engine {
 	struct unit *units;
 	size_t n_units;
 	struct strlist not_timed;   /* "<ID>/<label>: <why>" */
+	size_t not_timed_cpu;       /* of which UNSUPPORTED_CPU: this host's limits,
+				     * not the candidate's failure */
 	struct selection sel;       /* o.ids and o.ops resolved */
 	int usage_error;            /* the selection matched nothing (EXIT_USAGE) */
 	struct progress progress;

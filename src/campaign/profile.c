@@ -1,5 +1,6 @@
 /* profile.c — see profile.h (docs/method.md §10). */
 #include "campaign/profile.h"
+#include "method/cpuext.h"
 
 #include "build/instrument.h"
 #include "build/survey.h"
@@ -7,6 +8,7 @@
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
+#include "method/cpuext.h"
 #include "method/format.h"
 #include "method/types.h"
 #include "proc/command.h"
@@ -343,7 +345,10 @@ static size_t profile_candidate(struct phase *ph, size_t first)
 /* ---- the phase ----------------------------------------------------------------- */
 
 /* Profiled: reference instances of public-key candidates (docs/method.md
- * §2.3); hash functions do not use the ICCS helpers. */
+ * §2.3); hash functions do not use the ICCS helpers.  This is where the
+ * variants are decided (issue #29): the profile shares are defined on the
+ * reference build, so optimized-* and additional instances are measured
+ * and memory-measured but never profiled; the phase says which it left. */
 static int profiled(const struct unit *u)
 {
 	int shared;
@@ -368,6 +373,26 @@ static size_t reference_first(struct engine *e)
 	memcpy(e->units, sorted, e->n_units * sizeof *sorted);
 	free(sorted);
 	return n_ref;
+}
+
+/* Say which variant instances (units n_ref .. listed) were left out. */
+static void note_unprofiled_variants(const struct engine *e, size_t n_ref, size_t listed)
+{
+	struct strlist seen = STRLIST_INIT;
+	for (size_t i = n_ref; i < listed; i++) {
+		const struct unit *u = &e->units[i];
+		if (!variant_is_alternative(jget_str(u->inst, "variant", "")))
+			continue;
+		char *name = xasprintf("%s/%s", u->cand, u->label);
+		if (!sl_contains(&seen, name))
+			sl_push(&seen, name);
+		free(name);
+	}
+	for (size_t i = 0; i < seen.n; i++)
+		fprintf(stderr, "profile: %s not profiled: an implementation variant; the profile "
+			"shares are defined on the reference build (docs/method.md §2.6)\n",
+			seen.items[i]);
+	sl_free(&seen);
 }
 
 /* Reference instances among the units (each is one relink). */
@@ -448,7 +473,9 @@ int profile_phase(const struct engine_opts *opts)
 				   ph.prog);
 			rc = EXIT_SYSTEM;
 		} else {
+			size_t listed = e.n_units;
 			e.n_units = reference_first(&e);
+			note_unprofiled_variants(&e, e.n_units, listed);
 			if (!e.n_units) {
 				ngcc_error("profile: nothing to do: no reference instance among the %zu "
 					   "operation(s) listed; only reference builds are profiled", all);

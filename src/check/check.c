@@ -10,6 +10,7 @@
 #include "evidence/check_json.h"
 #include "evidence/json.h"
 #include "evidence/unitfile.h"
+#include "host/cpufeat.h"
 #include "host/hostcheck.h"
 #include "method/types.h"
 #include "package/conf.h"
@@ -38,7 +39,7 @@ void check_opts_free(struct check_opts *o)
 }
 
 struct totals {
-	int clean, found, incomplete, skipped, kept, unbuilt, uncovered;
+	int clean, found, incomplete, skipped, kept, unbuilt, uncovered, unsupported;
 	int worst;
 	struct progress progress;
 	int k;
@@ -237,10 +238,21 @@ static void check_instance(const struct check_opts *o, const char *cand, const c
 	t.instance = ic->instance;
 	t.type = ic->type ? ic->type : type;
 	t.variant = ic->variant;
+	/* valgrind decodes no AVX-512 instruction: memcheck and consttime
+	 * would only report its SIGILL */
+	if (conf_cpu_ext(ic) == CPU_EXT_AVX512)
+		t.no_valgrind = "valgrind cannot run AVX-512 code (the sanitizer and functional "
+				"checks still run)";
 	t.timed_library = jget_str(entry, "library", NULL);
 	t.compiler = jget_str(entry, "compiler", NULL);
 	char *timed = t.timed_library ? path_join(o->workspace, t.timed_library) : NULL;
-	if (!timed || sha256_file_hex(timed, t.timed_sha)) {
+	char *refused = host_cpu_refusal(host_cpu(), conf_cpu_ext(ic));
+	if (refused) {
+		/* never load code this CPU cannot run: no SIGILL, a status */
+		printf("CHECK %s %s UNSUPPORTED_CPU: %s\n", cand, stem, refused);
+		tot->unsupported++;
+		free(refused);
+	} else if (!timed || sha256_file_hex(timed, t.timed_sha)) {
 		printf("CHECK %s %s skipped: not built (run `ngcc-perf build %s`)\n", cand, stem, cand);
 		tot->unbuilt++;
 	} else if (!type_checked(t.type)) {
@@ -369,7 +381,10 @@ static int check_all(const struct check_opts *o)
 		"(no suites for their type)", records, tot.clean, tot.found, tot.incomplete,
 		tot.kept, tot.unbuilt, tot.uncovered);
 	if (tot.skipped)
-		fprintf(stderr, "; %d check(s) skipped under emulation", tot.skipped);
+		fprintf(stderr, "; %d check(s) skipped (under emulation, or valgrind and AVX-512 "
+			"code)", tot.skipped);
+	if (tot.unsupported)
+		fprintf(stderr, "; %d instance(s) not run: UNSUPPORTED_CPU", tot.unsupported);
 	fputc('\n', stderr);
 	if (tot.worst > EXIT_FAILED)
 		return tot.worst;

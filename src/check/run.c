@@ -505,6 +505,11 @@ json_t *check_run(const struct check_target *t, enum check_id id, const struct c
 		check_record_derive(rec);
 		return rec;
 	}
+	if (s->vg != VG_NONE && t->no_valgrind) {
+		set_status(rec, "skipped", xasprintf("not run: %s", t->no_valgrind));
+		check_record_derive(rec);
+		return rec;
+	}
 	if (!lib) {
 		set_status(rec, "failed", xasprintf("not run: %s", why));
 		check_record_derive(rec);

@@ -22,6 +22,8 @@ struct check_target {
 	const struct twin_set *twins;    /* NULL when no twin was needed */
 	const char *supp;                /* candidates/<ID>/check.supp when it exists */
 	char supp_sha[65];
+	const char *no_valgrind;         /* why valgrind cannot run its code (AVX-512
+					    instructions), or NULL */
 };
 
 /* The library a check exercises (workspace-relative) and its SHA-256, or

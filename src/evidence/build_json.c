@@ -17,6 +17,8 @@ static const char *const entry_keys[] = {
 	"compile_commands", "link_command", "compiler", "compiler_command", "compiler_target", "lto",
 	"imports_allocator", "primitive_scan",
 	"runtime", "build_log", "build_error", "patches",
+	"cpu_extension", "cpu_flags", "cpu_features_required", "host_cpu",
+	"reference_label", "kat_vs_reference",
 };
 
 char *build_json_path(const char *workspace, const char *id)
@@ -62,6 +64,18 @@ static const struct field_rule build_rules[] = {
 	FIELD_OPT("instances{}.library_sha256", J_STR | J_NULL),
 	FIELD_NUM_OPT("instances{}.elf_load_bytes", J_INT | J_NULL, 0, MAX_BYTES),
 	FIELD_OPT("instances{}.build_error", J_STR | J_NULL),
+	FIELD_OPT("instances{}.cpu_extension", J_STR | J_NULL),
+	FIELD_OPT("instances{}.cpu_flags", J_ARR | J_NULL),
+	FIELD_OPT("instances{}.cpu_flags[]", J_STR),
+	FIELD_OPT("instances{}.cpu_features_required", J_ARR | J_NULL),
+	FIELD_OPT("instances{}.cpu_features_required[]", J_STR),
+	FIELD_OPT("instances{}.host_cpu", J_OBJ | J_NULL),
+	FIELD_OPT("instances{}.host_cpu.arch", J_STR),
+	FIELD_OPT("instances{}.host_cpu.source", J_STR),
+	FIELD_OPT("instances{}.host_cpu.features", J_ARR),
+	FIELD_OPT("instances{}.host_cpu.features[]", J_STR),
+	FIELD_OPT("instances{}.reference_label", J_STR | J_NULL),
+	FIELD_OPT("instances{}.kat_vs_reference", J_STR | J_NULL),
 	FIELD_OPT("instances{}.patches", J_ARR | J_NULL),
 	FIELD_OPT("instances{}.patches[]", J_OBJ),
 	FIELD_OPT("instances{}.patches[].file", J_STR),

@@ -8,7 +8,17 @@
  *        kat_log, kat_log_sha256, library, library_sha256, elf_load_bytes,
  *        elf_sections, compile_commands, link_command, compiler, lto,
  *        imports_allocator, primitive_scan, runtime, build_log,
- *        build_error, patches } } }
+ *        build_error, patches, cpu_extension, cpu_flags,
+ *        cpu_features_required, host_cpu {arch, source, features},
+ *        reference_label, kat_vs_reference } } }
+ *
+ * cpu_extension (none | avx2 | avx512 | neon), cpu_flags (what it adds to
+ * the profile's flags) and cpu_features_required: what the variant's code
+ * needs (issue #29); host_cpu: the features the building host has
+ * (host/cpufeat.h).  kat is "UNSUPPORTED_CPU" when the host cannot run it.
+ * reference_label and kat_vs_reference ("same", "differs", "not compared",
+ * "no reference"): a variant's KAT output against its reference's, set by
+ * `kat` (kat/gate_variants.c).
  *
  * patches: the `add --patch` files the source was patched with, in order,
  * as [{ file, path, sha256, touches: [...] }]; path is

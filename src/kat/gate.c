@@ -20,10 +20,12 @@
 #include "evidence/build_json.h"
 #include "evidence/json.h"
 #include "evidence/paths.h"
+#include "host/cpufeat.h"
 #include "kat/katcompare.h"
 #include "kat/katgen.h"
 #include "kat/katlog.h"
 #include "method/baseline.h"
+#include "method/cpuext.h"
 #include "method/types.h"
 #include "package/conf.h"
 #include "proc/command.h"
@@ -82,10 +84,18 @@ static int is_hash_files(const struct kat_unit *u)
 	return t && t->kat_files && !u->selftest;
 }
 
-/* The instance directory's name: the label without "+avx2" and the like. */
-static char *manifest_label(const char *label)
+/* The instance directory's name: the label without its variant's tag
+ * ("+avx2" and the like), which a variant shares with its reference; a '+'
+ * of the folder's own name ("Foo+-I") stays. */
+static char *manifest_label(const struct instance_conf *ic)
 {
-	return xstrndup(label, strcspn(label, "+"));
+	const char *tag = variant_tag(ic->variant);
+	char *suffix = tag ? xasprintf("+%s", tag) : NULL;
+	size_t n = strlen(ic->label);
+	char *label = suffix && str_ends_with(ic->label, suffix)
+		? xstrndup(ic->label, n - strlen(suffix)) : xstrdup(ic->label);
+	free(suffix);
+	return label;
 }
 
 /* The submitted KAT file of the instance: its type's prefix and
@@ -104,7 +114,7 @@ int gate_find_reference(struct kat_unit *u, const char *file, const char *fallba
 {
 	memset(&u->ref, 0, sizeof u->ref);
 	if (u->manifest) {
-		char *label = manifest_label(u->ic->label), *err = NULL;
+		char *label = manifest_label(u->ic), *err = NULL;
 		int found = kat_manifest_find(u->manifest, label, file, &u->ref.manifest, &err);
 		free(label);
 		if (found < 0) {
@@ -562,6 +572,34 @@ static int report_buildfail(const struct kat_unit *u, json_t *entry,
 	return rc;
 }
 
+/* The host cannot run the variant's code (host/cpufeat.h): status
+ * UNSUPPORTED_CPU, recorded and printed like a build failure, and nothing
+ * of the candidate's is loaded. */
+static int report_unsupported_cpu(const struct kat_unit *u, json_t *entry,
+				  const struct kat_gate_opts *o, const char *why)
+{
+	struct kat_run r = { .st = KAT_UNSUPPORTED_CPU };
+	r.text = xstrdup("");
+	r.result_line = katlog_result_line(u->id, u->stem, kat_status_name(KAT_UNSUPPORTED_CPU), why);
+	struct log_facts f = {
+		.flags = jget_str(entry, "flags", NULL),
+		.note = "not run: this host lacks the CPU features the variant needs",
+	};
+	char *log = compose_log(u, &r, &f, o->timeout_s), *log_rel = NULL;
+	char hex[65];
+	int rc = gate_write_files(u, "", log, NULL, &log_rel, hex);
+	char *txt = path_joinf(u->o->workspace, "build/%s/kat/%s.txt", u->id, u->stem);
+	unlink(txt);
+	free(txt);
+	if (rc == 0 && entry)
+		rc = gate_record_status(u, KAT_UNSUPPORTED_CPU, log_rel, hex, NULL);
+	printf("%s\n", r.result_line);
+	free(log_rel);
+	free(log);
+	gate_run_free(&r);
+	return rc;
+}
+
 /* Rebuild the instance with profile and record the new build in
  * build.json (*entry_doc receives the document, entry its entry).
  * Returns 1 built, 0 the compile failed (a warning says why), -1 on a
@@ -725,7 +763,12 @@ static void print_diff_hint(const struct kat_unit *u)
 static int kat_instance(const struct kat_unit *u, json_t *entry,
 			const struct kat_gate_opts *o)
 {
-	char *why = NULL;
+	char *why = host_cpu_refusal(host_cpu(), conf_cpu_ext(u->ic));
+	if (why) {
+		int rc = report_unsupported_cpu(u, entry, o, why);
+		free(why);
+		return rc == 0 ? KAT_UNSUPPORTED_CPU : -1;
+	}
 	char *library = built_library(u, entry, &why);
 	if (!library)
 		return report_buildfail(u, entry, o, why) == 0 ? KAT_BUILDFAIL : -1;
@@ -816,7 +859,7 @@ static char *read_manifest(const char *path, int *bad)
 }
 
 struct kat_totals {
-	int tested, passed;
+	int tested, passed, unsupported;
 	int worst_exit;
 	int k, n; /* progress */
 };
@@ -908,7 +951,11 @@ static void kat_candidate(const struct kat_gate_opts *o, const struct selection 
 			progress(o, t, NULL, NULL);
 			if (st < 0)
 				note_exit(t, EXIT_SYSTEM);
-			t->tested++;
+			/* not this candidate's failure: this host's limits */
+			if (st == KAT_UNSUPPORTED_CPU)
+				t->unsupported++;
+			else
+				t->tested++;
 			t->passed += st == KAT_PASS;
 		}
 		kat_manifest_entry_free(&u.ref.manifest);
@@ -920,6 +967,7 @@ static void kat_candidate(const struct kat_gate_opts *o, const struct selection 
 	gate_report_equal_sizes(o->workspace, id, conf);
 	free(manifest);
 	json_decref(doc);
+	gate_compare_variants(o->workspace, id, conf, sel);
 out:
 	free(err);
 	free(conf_path);
@@ -985,6 +1033,12 @@ int kat_gate(const struct kat_gate_opts *o, const struct strlist *given)
 	selection_free(&sel);
 	if (t.worst_exit > EXIT_FAILED)
 		return t.worst_exit;
+	if (t.tested == 0 && t.unsupported) {
+		ngcc_error("nothing to test in %s: every selected instance (%d) needs CPU features "
+			   "this host lacks (UNSUPPORTED_CPU above); run it on a host that has them",
+			   o->workspace, t.unsupported);
+		return EXIT_FAILED;
+	}
 	if (t.tested == 0) {
 		ngcc_error("no enabled instance to test in %s", o->workspace);
 		return EXIT_INPUT;

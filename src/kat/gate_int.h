@@ -110,4 +110,12 @@ void gate_progress_feed(void *arg, const char *data, size_t len);
 void gate_report_equal_sizes(const char *workspace, const char *id,
 			     const struct candidate_conf *conf);
 
+/* gate_variants.c: each selected variant's KAT output (and status) against
+ * its reference's, printed as "VARIANT <id> <stem> SAME as|DIFFERS from|
+ * not compared with reference <stem>: ..." and recorded in build.json
+ * (reference_label, kat_vs_reference). */
+struct selection;
+void gate_compare_variants(const char *ws, const char *id, const struct candidate_conf *conf,
+			   const struct selection *sel);
+
 #endif

@@ -57,6 +57,10 @@ void gate_report_equal_sizes(const char *workspace, const char *id,
 			if (!sizes[i] || !sizes[k] || strcmp(sizes[i], sizes[k]) ||
 			    strcmp(a->type, b->type) || strcmp(a->variant, b->variant))
 				continue;
+			/* two trees of one parameter set (aarch64/ and neon/
+			 * additional trees): the same sizes by design */
+			if (a->instance && b->instance && !strcmp(a->instance, b->instance))
+				continue;
 			ngcc_warning("%s: instances '%s' and '%s' report the same sizes (%s): if they "
 				     "are different parameter sets, check that each is built with its "
 				     "own headers and defines (`ngcc-perf add --explain`, "

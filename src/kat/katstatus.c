@@ -10,7 +10,7 @@
 /* Index = enum kat_status. */
 static const char *const status_names[] = {
 	"PASS", "MISMATCH", "NOKAT", "CRYPTOFAIL", "OVERFLOW",
-	"LOADFAIL", "TIMEOUT", "CRASH", "BUILDFAIL", "PARTIAL",
+	"LOADFAIL", "TIMEOUT", "CRASH", "BUILDFAIL", "PARTIAL", "UNSUPPORTED_CPU",
 };
 #define N_STATUS (sizeof(status_names) / sizeof(status_names[0]))
 

@@ -21,6 +21,9 @@ enum kat_status {
 	 * request (the campaign also calls a timed-out KAT whose one-record
 	 * recheck matched PARTIAL). */
 	KAT_PARTIAL = 9,
+	/* Set by the gate before anything runs: the variant needs a CPU
+	 * feature (or architecture) this host lacks (host/cpufeat.h). */
+	KAT_UNSUPPORTED_CPU = 10,
 };
 const char *kat_status_name(enum kat_status s);
 int kat_status_parse(const char *name); /* -1 if unknown */

@@ -2,7 +2,7 @@
  * flags.h — the compiler flag profiles of docs/method.md §2.1 [C] (docs/iccs.md
  * §6.3): the guide's reference flags plus what a shared library needs, the
  * permissive harness-default fallback, and the assumed performance flags
- * of optimized-avx2 builds.  Pure data: `build` compiles with them and
+ * of every variant beside the reference (optimized-*, additional).  Pure data: `build` compiles with them and
  * campaign.json records them (arch_config).
  */
 #ifndef NGCC_METHOD_FLAGS_H
@@ -13,7 +13,7 @@
 enum build_profile {
 	PROFILE_GUIDE,             /* guide reference flags + harness additions */
 	PROFILE_HARNESS_DEFAULT,   /* permissive fallback, docs/iccs.md §6.3 */
-	PROFILE_GUIDE_PERFORMANCE, /* optimized-avx2 builds */
+	PROFILE_GUIDE_PERFORMANCE, /* variants: -O3; their extension flags come on top */
 };
 
 /* "guide", "harness-default", "guide-performance" */

@@ -21,9 +21,6 @@
 #include <strings.h>
 
 static const char *const conf_types[] = { "kem", "sign", "kex", "hash", NULL };
-static const char *const conf_variants[] = {
-	"reference", "optimized-avx2", "additional", "iccs-baseline", NULL
-};
 
 static int in_set(const char *v, const char *const *set)
 {
@@ -34,6 +31,12 @@ static int in_set(const char *v, const char *const *set)
 }
 
 /* ---- building blocks ---- */
+
+enum cpu_ext conf_cpu_ext(const struct instance_conf *ic)
+{
+	int e = cpu_ext_parse(ic->cpu_extension);
+	return e >= 0 ? (enum cpu_ext)e : variant_implied_ext(ic->variant);
+}
 
 struct instance_conf *conf_add_instance(struct candidate_conf *c, const char *label)
 {
@@ -58,6 +61,7 @@ static void instance_free(struct instance_conf *in)
 	free(in->label);
 	free(in->type);
 	free(in->variant);
+	free(in->cpu_extension);
 	free(in->instance);
 	free(in->source_dir);
 	free(in->api_header);
@@ -203,10 +207,17 @@ static int instance_key(struct reader *r, struct seen_bools *seen, const char *k
 	if (!strcmp(key, "type"))
 		return set_type(r, &in->type, key, v);
 	if (!strcmp(key, "variant")) {
-		if (!in_set(v, conf_variants))
+		if (!variant_known(v))
 			return fail(r, r->line, "variant '%s' is not one of reference, optimized-avx2, "
-				    "additional, iccs-baseline", v);
+				    "optimized-avx512, optimized-neon, optimized-portable, additional, "
+				    "iccs-baseline", v);
 		return set_scalar(r, &in->variant, key, v);
+	}
+	if (!strcmp(key, "cpu_extension")) {
+		if (cpu_ext_parse(v) < 0)
+			return fail(r, r->line, "cpu_extension '%s' is not one of none, avx2, avx512, "
+				    "neon", v);
+		return set_scalar(r, &in->cpu_extension, key, v);
 	}
 	if (!strcmp(key, "instance"))
 		return set_scalar(r, &in->instance, key, v);
@@ -486,7 +497,12 @@ static const char conf_header[] =
 	"# [instance LABEL]   one per parameter set; LABEL is the instance folder's\n"
 	"#                    name and names the library lib<LABEL>.so\n"
 	"#   type          kem | sign | kex | hash\n"
-	"#   variant       reference | optimized-avx2 | additional | iccs-baseline\n"
+	"#   variant       reference | optimized-avx2 | optimized-avx512 |\n"
+	"#                 optimized-neon | optimized-portable | additional |\n"
+	"#                 iccs-baseline (the build name adds +avx2, +avx512,\n"
+	"#                 +neon, +portable or +additional to the label)\n"
+	"#   cpu_extension none | avx2 | avx512 | neon: what the code needs (found\n"
+	"#                 from its intrinsics); default: the variant's\n"
 	"#   instance      ALGORITHM_INSTANCE (names the KAT file)\n"
 	"#   source_dir    instance folder, relative to candidates/<id>/source/\n"
 	"#   api_header    the ICCS API header, relative to source_dir\n"
@@ -543,7 +559,7 @@ static int conf_writable(const struct candidate_conf *c)
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance_conf *in = &c->inst[i];
 		if (!valid_label(in->label) || !writable(in->label) ||
-		    !writable(in->type) || !writable(in->variant) ||
+		    !writable(in->type) || !writable(in->variant) || !writable(in->cpu_extension) ||
 		    !writable(in->instance) || !writable(in->source_dir) ||
 		    !writable(in->api_header) || !writable(in->kat_reference) ||
 		    !list_writable(&in->sources) || !list_writable(&in->include_dirs) ||
@@ -573,6 +589,7 @@ static void put_instance(struct strbuf *sb, const struct instance_conf *in)
 		sb_addf(sb, "# %s\n", in->origins.items[i]);
 	put(sb, "type", in->type);
 	put(sb, "variant", in->variant);
+	put(sb, "cpu_extension", in->cpu_extension);
 	put(sb, "instance", in->instance);
 	put(sb, "source_dir", in->source_dir);
 	put(sb, "api_header", in->api_header);

@@ -14,6 +14,7 @@
  *   [instance NTRE-128]
  *   type = kem
  *   variant = reference
+ *   cpu_extension = avx2          (optional: none | avx2 | avx512 | neon)
  *   instance = NTRE_128
  *   source_dir = Implementations/Reference_Implementation/NTRE-128
  *   api_header = KEM_AlgorithmInstance.h
@@ -50,12 +51,14 @@
 #ifndef NGCC_CONF_H
 #define NGCC_CONF_H
 
+#include "method/cpuext.h"
 #include "util/util.h"
 
 struct instance_conf {
 	char *label;        /* instance folder name: lib<label>.so */
 	char *type;         /* kem | sign | kex | hash */
-	char *variant;      /* reference | optimized-avx2 | additional */
+	char *variant;      /* reference | optimized-<ext> | additional | iccs-baseline */
+	char *cpu_extension; /* none | avx2 | avx512 | neon; NULL: the variant's */
 	char *instance;     /* ALGORITHM_INSTANCE (may be NULL if not found) */
 	char *source_dir;
 	char *api_header;   /* may be NULL */
@@ -102,6 +105,9 @@ int conf_read(const char *path, struct candidate_conf *out, char **err);
 /* Write atomically, with explanatory comments. 0 or -1 (errno). */
 int conf_write(const char *path, const struct candidate_conf *c);
 void conf_free(struct candidate_conf *c);
+/* The CPU extension the instance's code needs: cpu_extension, else the one
+ * its variant implies (optimized-avx2: AVX2), else none. */
+enum cpu_ext conf_cpu_ext(const struct instance_conf *ic);
 struct instance_conf *conf_add_instance(struct candidate_conf *c, const char *label);
 struct instance_conf *conf_find_instance(struct candidate_conf *c, const char *label);
 

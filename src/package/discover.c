@@ -10,8 +10,11 @@
  */
 #include "package/discover.h"
 
+#include "host/cpufeat.h"
+#include "method/cpuext.h"
 #include "method/types.h"
 #include "package/buildfacts.h"
+#include "package/cpuscan.h"
 #include "package/cscan.h"
 #include "package/discover_int.h"
 #include "util/untrusted.h"
@@ -44,8 +47,9 @@ static int starts_ci(const char *s, const char *prefix)
 /* "Reference_Implementation", "Optimized Implementations", ... */
 int dsc_container_like(const char *name)
 {
-	return (starts_ci(name, "reference") || starts_ci(name, "optimi") ||
-		starts_ci(name, "additional")) && strcasestr(name, "implementation");
+	/* also vendor-named trees: "Foo-x86-Optimized_Implementation" */
+	return (strcasestr(name, "reference") || strcasestr(name, "optimi") ||
+		strcasestr(name, "additional")) && strcasestr(name, "implementation");
 }
 
 /* Folders whose content is never compiled: build output, shipped binaries,
@@ -65,7 +69,8 @@ static int generic_dir(const char *name)
 {
 	static const char *const generic[] = {
 		"ref", "reference", "opt", "optimized", "optimised", "x86_64", "x86-64",
-		"avx2", "avx", "common", "src", "source", "sources", "include", "inc",
+		"x64", "avx2", "avx", "avx512", "avx-512", "neon", "aarch64", "arm64",
+		"portable", "additional", "common", "src", "source", "sources", "include", "inc",
 		"api", "code", "implementation", "implementations", NULL
 	};
 	return name_in(name, generic) || dsc_container_like(name);
@@ -119,19 +124,84 @@ static int path_in_bundle(const char *rel)
 	return path_in_bundle_ex(rel, 1);
 }
 
-static const char *variant_of_path(const char *rel)
+/* Words of a folder name that say which extension its code is for. */
+static int ext_word(const char *w)
 {
-	const char *v = "reference";
+	static const char *const avx512[] = { "avx512", "avx-512", "avx512f", NULL };
+	static const char *const avx2[] = { "avx2", "avx", "haswell", NULL };
+	static const char *const neon[] = { "neon", "aarch64", "arm64", "armv8", "arm", NULL };
+	if (name_in(w, avx512))
+		return CPU_EXT_AVX512;
+	if (name_in(w, avx2))
+		return CPU_EXT_AVX2;
+	if (name_in(w, neon))
+		return CPU_EXT_NEON;
+	return -1;
+}
+
+/* x86 words name no extension of their own but an optimized tree. */
+static int arch_word(const char *w)
+{
+	static const char *const x86[] = { "x86", "x64", "x86_64", "x86-64", "amd64", "intel", NULL };
+	return name_in(w, x86) || ext_word(w) >= 0;
+}
+
+/* The extension a folder name hints at (the words of "Foo-128-avx2",
+ * "avx-512", "x86_64" ...), or -1. */
+static int ext_hint_of_name(const char *name)
+{
+	if (ext_word(name) >= 0)
+		return ext_word(name);
+	int hint = -1;
+	char *copy = xstrdup(name);
+	for (char *save = NULL, *w = strtok_r(copy, "-_. ", &save); w; w = strtok_r(NULL, "-_. ", &save))
+		if (ext_word(w) >= 0)
+			hint = ext_word(w);
+	free(copy);
+	if (hint < 0 && strcasestr(name, "avx-512"))
+		hint = CPU_EXT_AVX512;
+	return hint;
+}
+
+static int optimized_name(const char *c)
+{
+	if (strcasestr(c, "optimi") || arch_word(c))
+		return 1;
+	int any = 0;
+	char *copy = xstrdup(c);
+	for (char *save = NULL, *w = strtok_r(copy, "-_. ", &save); w; w = strtok_r(NULL, "-_. ", &save))
+		any |= ext_word(w) >= 0 && strcasecmp(w, "arm");
+	free(copy);
+	return any;
+}
+
+/* The kind of tree a path is in: "additional" when any folder says so
+ * (Additional_Implementation/neon/ stays additional), else "optimized"
+ * when any folder is an optimized or architecture tree
+ * (Optimized_Implementation/, Foo-x86-Optimized_Implementation/, x86_64/
+ * or avx2/ beside ref/, Foo-128-avx2/), else "reference".  *hint: the
+ * extension the folder names say, or -1 (the code decides: cpuscan.h). */
+static const char *variant_kind_of_path(const char *rel, int *hint)
+{
+	int additional = 0, optimized = 0;
+	if (hint)
+		*hint = -1;
 	char *copy = xstrdup(rel);
 	for (char *save = NULL, *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		if (starts_ci(c, "additional"))
-			v = "additional";
-		else if (starts_ci(c, "optimi") || !strcasecmp(c, "x86_64") ||
-			 !strcasecmp(c, "x86-64") || !strcasecmp(c, "avx2"))
-			v = "optimized-avx2";
+		if (strcasestr(c, "additional"))
+			additional = 1;
+		else if (optimized_name(c))
+			optimized = 1;
+		if (hint && ext_hint_of_name(c) >= 0)
+			*hint = ext_hint_of_name(c);
 	}
 	free(copy);
-	return v;
+	return additional ? "additional" : optimized ? "optimized" : "reference";
+}
+
+static const char *variant_of_path(const char *rel)
+{
+	return variant_kind_of_path(rel, NULL);
 }
 
 /* ---- a tiny C lexer ---- */
@@ -1195,6 +1265,66 @@ static void push_found(struct discovery *d, struct found_instance *fi)
 	d->inst[d->n++] = *fi;
 }
 
+/* ---- the variant: the tree it is in and the extension its code needs ---- */
+
+static int asm_name(const char *name)
+{
+	return str_ends_with(name, ".s") || str_ends_with(name, ".S") || str_ends_with_ci(name, ".asm");
+}
+
+/* The extension a label's trailing words name ("BiT-128-avx2" beside the
+ * reference "BiT-128"): dropped, since the variant tag says it. */
+static void strip_ext_words(char *label)
+{
+	for (;;) {
+		char *sep = NULL;
+		for (char *p = label; *p; p++)
+			if (*p == '-' || *p == '_')
+				sep = p;
+		if (!sep || sep == label || !(arch_word(sep + 1) || !strcasecmp(sep + 1, "opt") ||
+					      !strcasecmp(sep + 1, "optimized")))
+			return;
+		*sep = '\0';
+	}
+}
+
+/* fi->variant is the tree's kind (reference, optimized, additional); the
+ * code (sources and headers) decides the extension, the folder names only
+ * hint.  An optimized tree becomes optimized-<extension>. */
+static void decide_variant(struct inst_builder *b)
+{
+	struct found_instance *fi = b->fi;
+	int hint;
+	variant_kind_of_path(fi->source_dir, &hint);
+	for (size_t i = 0; hint < 0 && i < fi->sources.n; i++) {
+		char *p = path_join(fi->source_dir, fi->sources.items[i]);
+		variant_kind_of_path(p, &hint);
+		free(p);
+	}
+	struct cpu_evidence ev;
+	memset(&ev, 0, sizeof ev);
+	const struct strlist *lists[] = { &fi->sources, &fi->headers };
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const char *rel = lists[l]->items[i];
+			char *text = dsc_read_rel(b, rel);
+			if (text)
+				cpuscan_text(&ev, rel, text, asm_name(rel));
+			free(text);
+		}
+	char *why = NULL;
+	enum cpu_ext e = cpuscan_decide(&ev, hint, &why);
+	cpuscan_free(&ev);
+	fi->cpu_ext = (int)e;
+	if (!strcmp(fi->variant, "optimized")) {
+		free(fi->variant);
+		fi->variant = xstrdup(cpu_ext_optimized_variant(e));
+	}
+	dsc_why(fi, "variant %s: %s tree; CPU extension %s: %s", fi->variant,
+		variant_kind_of_path(fi->source_dir, NULL), cpu_ext_name(e), why);
+	free(why);
+}
+
 /* Name, digest, KAT file and checks of one finished parameter set. */
 static void finish_found(const struct scan *sc, struct inst_builder *b,
 			 const struct api_header *h, const char *level_base, int level_from_folder)
@@ -1209,15 +1339,16 @@ static void finish_found(const struct scan *sc, struct inst_builder *b,
 	char *label = fi->level
 		? level_label(level_base, fi->level, level_from_folder)
 		: label_for(fi->source_dir, fi->instance, fi->placeholder, sc->fallback_label);
-	if (!strcmp(fi->variant, "optimized-avx2"))
-		fi->label = xasprintf("%s+avx2", label);
-	else if (!strcmp(fi->variant, "additional"))
-		fi->label = xasprintf("%s+additional", label);
-	else
+	decide_variant(b);
+	const char *tag = variant_tag(fi->variant);
+	if (tag) {
+		strip_ext_words(label);
+		fi->label = xasprintf("%s+%s", label, tag);
+	} else {
 		fi->label = xstrdup(label);
+	}
 	free(label);
-	fi->enabled = cand_type_supported(cand_type_find(fi->type)) &&
-		      strcmp(fi->variant, "additional");
+	fi->enabled = cand_type_supported(cand_type_find(fi->type));
 	find_kat(fi, &sc->all);
 	char *err = dsc_ambiguous_header(b, &sc->d->notes);
 	if (err && !sc->d->error)
@@ -1406,19 +1537,27 @@ static int add_level_folder(const struct scan *sc, const char *dir, const struct
 		free(grand);
 		return 0; /* no code to draw on */
 	}
-	static const char *const variants[] = { "reference", "optimized-avx2", "additional" };
+	/* One instance of the reference kind (with every reference sibling),
+	 * then one per optimized or additional sibling (avx2/, avx512/). */
 	int any = 0;
-	for (size_t v = 0; v < 3; v++) {
+	for (size_t v = 0; v <= sibs.n; v++) {
 		struct code_plan plan = { .level = token };
 		sl_push(&plan.roots, parent);
-		for (size_t i = 0; i < sibs.n; i++)
-			if (!strcmp(variant_of_path(sibs.items[i]), variants[v]))
+		const char *kind = v ? variant_of_path(sibs.items[v - 1]) : "reference";
+		if (v && !strcmp(kind, "reference")) {
+			code_plan_free(&plan);
+			continue; /* part of the first */
+		}
+		for (size_t i = 0; !v && i < sibs.n; i++)
+			if (!strcmp(variant_of_path(sibs.items[i]), "reference"))
 				sl_push(&plan.roots, sibs.items[i]);
-		if (plan.roots.n == 1 && (v > 0 || sibs.n)) {
+		if (v)
+			sl_push(&plan.roots, sibs.items[v - 1]);
+		if (plan.roots.n == 1 && sibs.n) {
 			code_plan_free(&plan);
 			continue; /* no code of this kind */
 		}
-		plan.variant = variants[v];
+		plan.variant = kind;
 		copy_list(&plan.skip, &levels);
 		struct strbuf roots = STRBUF_INIT;
 		for (size_t i = 0; i < plan.roots.n; i++) {
@@ -1567,8 +1706,14 @@ static void dedupe(struct discovery *d)
 			found_free(fi);
 			continue;
 		}
+		/* a variant's number goes before its tag: Foo-2+additional */
+		const char *tag = variant_tag(fi->variant);
+		size_t tlen = tag ? strlen(tag) + 1 : 0, llen = strlen(fi->label);
+		int tagged = tag && llen > tlen && fi->label[llen - tlen] == '+' &&
+			     !strcmp(fi->label + llen - tlen + 1, tag);
 		for (int k = 2; clash; k++) {
-			char *l = xasprintf("%s-%d", fi->label, k);
+			char *l = tagged ? xasprintf("%.*s-%d+%s", (int)(llen - tlen), fi->label, k, tag)
+					 : xasprintf("%s-%d", fi->label, k);
 			clash = find_kept(d, kept, l, NULL);
 			if (!clash) {
 				sl_push_owned(&d->notes, xasprintf("'%s' also names '%s'; labelled '%s'",
@@ -1597,9 +1742,12 @@ static void add_notes(struct discovery *d)
 		if (!cand_type_supported(cand_type_find(fi->type)))
 			sl_push_owned(&d->notes, xasprintf("%s: type %s is recognised but not yet "
 							   "supported (enabled = no)", fi->label, fi->type));
-		if (!strcmp(fi->variant, "additional"))
-			sl_push_owned(&d->notes, xasprintf("%s: additional implementation, not built "
-							   "by default (enabled = no)", fi->label));
+		if (fi->enabled && host_cpu_other_arch(host_cpu(), fi->cpu_ext))
+			sl_push_owned(&d->notes, xasprintf("%s: %s code, an %s extension, and this host "
+							   "is %s: `build` will record it UNSUPPORTED_CPU "
+							   "(set enabled = no to leave it out)", fi->label,
+							   cpu_ext_display(fi->cpu_ext),
+							   cpu_ext_arch(fi->cpu_ext), host_cpu()->arch));
 		if (fi->placeholder)
 			sl_push_owned(&d->notes, xasprintf("%s: ALGORITHM_INSTANCE is the template "
 							   "placeholder \"AlgorithmInstance\"", fi->label));
@@ -1639,6 +1787,10 @@ static void check_kat_claims(struct discovery *d, const struct strlist *all)
 				if (strcmp(o->variant, fi->variant) ||
 				    (!(o->kat_reference && !strcmp(o->kat_reference, rel)) &&
 				     !sl_contains(&o->kat_files, rel)))
+					continue;
+				/* two trees of one parameter set (aarch64/ and neon/) */
+				if (o->instance && fi->instance && !strcmp(o->instance, fi->instance) &&
+				    !o->placeholder)
 					continue;
 				sl_push_owned(&d->notes, xasprintf(
 					"KAT file '%s' is claimed by both '%s' and '%s': at most one "
@@ -1753,6 +1905,9 @@ void discovery_to_conf(const struct discovery *d, struct candidate_conf *c)
 		struct instance_conf *in = conf_add_instance(c, fi->label);
 		in->type = xstrdup(fi->type);
 		in->variant = xstrdup(fi->variant);
+		/* written when the code needs one, so the file says it */
+		if (fi->cpu_ext != CPU_EXT_NONE)
+			in->cpu_extension = xstrdup(cpu_ext_name(fi->cpu_ext));
 		in->instance = dup_or_null(fi->instance);
 		in->source_dir = xstrdup(fi->source_dir);
 		in->api_header = dup_or_null(fi->api_header);

@@ -11,9 +11,11 @@
 #include "package/conf.h"
 
 struct found_instance {
-	char *label;        /* folder name; "+avx2" / "+additional" for those variants */
+	char *label;        /* folder name; "+avx2", "+portable", "+additional"...
+			       for the variants (method/cpuext.h variant_tag) */
 	char *type;         /* kem | sign | kex | hash */
-	char *variant;      /* reference | optimized-avx2 | additional */
+	char *variant;      /* reference | optimized-<ext> | additional */
+	int cpu_ext;        /* enum cpu_ext its code needs (package/cpuscan.h) */
 	char *instance;     /* ALGORITHM_INSTANCE, NULL if none found */
 	int placeholder;    /* instance is the template's "AlgorithmInstance" */
 	char *source_dir;   /* relative to the package root */

@@ -31,10 +31,28 @@ static const char *iccs_copy(int own)
 	return own ? "package" : "ngcc-perf";
 }
 
-static char *folder_label(const char *label)
+/* The label without its variant's tag ("+avx2"): the folder's name. */
+static char *folder_label(const struct instance_conf *in)
 {
-	const char *plus = strchr(label, '+');
-	return plus ? xstrndup(label, (size_t)(plus - label)) : xstrdup(label);
+	const char *tag = variant_tag(in->variant);
+	size_t n = strlen(in->label), k = tag ? strlen(tag) + 1 : 0;
+	if (tag && n > k && in->label[n - k] == '+' && !strcmp(in->label + n - k + 1, tag))
+		return xstrndup(in->label, n - k);
+	return xstrdup(in->label);
+}
+
+/* Each implementation variant beside the references, with how discovery
+ * decided it (the tree and the intrinsics of its code). */
+static void print_variants(const struct discovery *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct found_instance *fi = &d->inst[i];
+		if (!strcmp(fi->variant, "reference") && fi->cpu_ext == CPU_EXT_NONE)
+			continue;
+		for (size_t k = 0; k < fi->why.n; k++)
+			if (str_starts_with(fi->why.items[k], "variant "))
+				printf("variant: %s: %s\n", fi->label, fi->why.items[k] + 8);
+	}
 }
 
 static void print_summary(const struct candidate_conf *c, const struct discovery *d,
@@ -42,11 +60,11 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 {
 	printf("added %s (%s, %s): %zu instance(s), %zu file(s), %llu bytes\n",
 	       c->id, c->algorithm, c->type ? c->type : "?", c->n_inst, imp->files, imp->bytes);
-	printf("%-24s %-5s %-15s %-24s %5s %-20s %-3s %s\n", "label", "type", "variant",
+	printf("%-24s %-5s %-18s %-24s %5s %-20s %-3s %s\n", "label", "type", "variant",
 	       "ALGORITHM_INSTANCE", "#src", "ICCS drng/auxfunc", "on", "KAT reference");
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance_conf *in = &c->inst[i];
-		char *fl = folder_label(in->label);
+		char *fl = folder_label(in);
 		const char *kat = "none";
 		char *files = NULL;
 		int hash = !strcmp(in->type, "hash");
@@ -59,13 +77,14 @@ static void print_summary(const struct candidate_conf *c, const struct discovery
 		/* A hash package has the DRNG and no auxiliary functions. */
 		char *iccs = xasprintf("%s/%s", iccs_copy(in->own_drng),
 				       hash ? "-" : iccs_copy(in->own_auxfunc));
-		printf("%-24s %-5s %-15s %-24s %5zu %-20s %-3s %s\n", in->label, in->type,
+		printf("%-24s %-5s %-18s %-24s %5zu %-20s %-3s %s\n", in->label, in->type,
 		       in->variant, in->instance ? in->instance : "(none)", in->sources.n, iccs,
 		       in->enabled ? "yes" : "no", kat);
 		free(iccs);
 		free(files);
 		free(fl);
 	}
+	print_variants(d);
 	for (size_t i = 0; i < imp->notes.n; i++)
 		printf("note: %s\n", imp->notes.items[i]);
 	for (size_t i = 0; i < d->notes.n; i++)

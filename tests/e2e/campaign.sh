@@ -29,14 +29,17 @@ first_ws=$(cat "$tmp/first/ws_path")   # where the first campaign ran
 rc=$(cat "$tmp/first/campaign.rc")
 [ "$rc" = 0 ] || fail "campaign exited $rc: $(tail -20 "$ws/c1.err")"
 # issue 27: the results table once measuring ends, a row per record
-grep -q "^results: 6 timing record(s) in $first_ws/runs/c$" "$ws/c1.out" ||
+grep -q "^results: 9 timing record(s) in $first_ws/runs/c$" "$ws/c1.out" ||
 	fail "campaign printed no results table: $(cat "$ws/c1.out")"
-for l in 128 256; do
+for l in 128 128+avx2 256; do
 	for op in keygen enc dec; do
-		grep -Eq "^  examplekem/ExampleKEM-$l +$op +[0-9,.]+ ± [0-9,.]+ +[0-9,.]+ +[0-9.]+% +[0-9,.]+ +(cycles|ns)$" "$ws/c1.out" ||
+		grep -Eq "^  examplekem/ExampleKEM-${l/+/[+]} +$op +[0-9,.]+ ± [0-9,.]+ +[0-9,.]+ +[0-9.]+% +[0-9,.]+ +(cycles|ns)$" "$ws/c1.out" ||
 			fail "no results row for ExampleKEM-$l $op: $(cat "$ws/c1.out")"
 	done
 done
+# the variant is measured but not profiled, and profile says so
+grep -q "^profile: examplekem/ExampleKEM-128+avx2 not profiled: an implementation variant" "$ws/c1.err" ||
+	fail "profile does not say it left the AVX2 variant: $(grep profile: "$ws/c1.err")"
 run=$ws/runs/c
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
 	"$run/campaign.json")
@@ -48,11 +51,19 @@ def load(p):
     with open(os.path.join(run, p)) as f:
         return json.load(f)
 labels = ("ExampleKEM-128", "ExampleKEM-256")
-for lab in labels:
+for lab in labels + ("ExampleKEM-128+avx2",):
     for op in ("keygen", "enc", "dec"):
         r = load(f"records/examplekem/{lab}__{op}.json")
         assert r["status"] == "complete", (lab, op, r["status"])
         assert len(r["trials"]) == 2, len(r["trials"])
+        # the AVX2 variant: its own records, built with the performance
+        # flags; the profile shares are defined on the reference build only
+        if "+" in lab:
+            assert r["variant"] == "optimized-avx2", r["variant"]
+            assert r["build_flags"] == "guide-performance", r["build_flags"]
+            assert load(f"memory/examplekem/{lab}__{op}.json")["status"] == "complete"
+            assert not os.path.exists(os.path.join(run, f"profile/examplekem/{lab}__{op}.json"))
+            continue
         p = load(f"profile/examplekem/{lab}__{op}.json")
         assert p["status"] == "complete", (lab, op, p["status"])
 a = load("size_audit.json")
@@ -126,7 +137,7 @@ assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure", "memory"
 assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0, 0, 0], c["phases"]
 assert c["started_utc"] <= c["phases"][0]["started_utc"]
 recs = os.listdir(f"{run}/records/examplekem")
-assert len(recs) == 6, recs
+assert len(recs) == 9, recs
 for f in recs:
     assert json.load(open(f"{run}/records/examplekem/{f}"))["status"] == "complete"
 EOF
@@ -138,7 +149,7 @@ before=$(sum_records)
 rc=0
 campaign --out again >"$ws/c2.out" 2>"$ws/c2.err" || rc=$?
 [ "$rc" = 0 ] || fail "resumed campaign exited $rc: $(tail -20 "$ws/c2.err")"
-grep -q "^measure: 6 kept, 0 measured, 0 failed" "$ws/c2.err" || fail "resume: $(grep measure: "$ws/c2.err")"
+grep -q "^measure: 9 kept, 0 measured, 0 failed" "$ws/c2.err" || fail "resume: $(grep measure: "$ws/c2.err")"
 [ "$before" = "$(sum_records)" ] || fail "a resume without new work changed the records"
 [ -f "$ws/again/$sys/examplekem.md" ] || fail "--out not honoured"
 grep -qxF "  candidate:  $ws/again/$sys/examplekem.md" "$ws/c2.out" || fail "--out path not printed"

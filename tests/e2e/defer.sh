@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # defer.sh — --defer, --deferred-only and the worker's share, without a job
-# engine: the example KEM's two instances with ExampleKEM-256 deferred.
-# The shard (1 of 1) measures only ExampleKEM-128 and `status` shows the
+# engine: the example KEM's three instances with ExampleKEM-256 deferred.
+# The shard (1 of 1) measures only ExampleKEM-128 (and its AVX2 variant) and `status` shows the
 # deferred units; the deferred worker measures only ExampleKEM-256; a
 # shard given no instance says so and succeeds; a resumed shard with
 # another --defer is refused; merge joins the two runs into a settled run
@@ -24,7 +24,7 @@ records() { (cd "$ws/$1/records/examplekem" 2>/dev/null && ls | tr '\n' ' '); }
 
 ngcc measure --run runs/s1 --shard 1/1 "${defer[@]}" "${plan[@]}" >"$ws/s1.out" 2>&1 ||
 	fail "shard: $(tail -5 "$ws/s1.out")"
-[ "$(records runs/s1)" = "ExampleKEM-128__dec.json ExampleKEM-128__enc.json ExampleKEM-128__keygen.json " ] ||
+[ "$(records runs/s1)" = "ExampleKEM-128+avx2__dec.json ExampleKEM-128+avx2__enc.json ExampleKEM-128+avx2__keygen.json ExampleKEM-128__dec.json ExampleKEM-128__enc.json ExampleKEM-128__keygen.json " ] ||
 	fail "the shard measured: $(records runs/s1)"
 ngcc status --run runs/s1 >"$ws/status1.txt" || fail "status of the shard: $(cat "$ws/status1.txt")"
 grep -q 'examplekem/ExampleKEM-256 keygen *deferred' "$ws/status1.txt" ||
@@ -36,8 +36,9 @@ ngcc measure --run runs/d --deferred-only "${defer[@]}" "${plan[@]}" >"$ws/d.out
 	fail "the deferred worker measured: $(records runs/d)"
 grep -q '"shard": "deferred"' "$ws/runs/d/campaign.json" || fail "campaign.json does not say deferred"
 
-# More shards than instances: shard 2 of 2 gets nothing, and says so.
-ngcc measure --run runs/empty --shard 2/2 "${defer[@]}" "${plan[@]}" >"$ws/e.out" 2>&1 ||
+# More shards than instances (ExampleKEM-128 and its AVX2 variant): shard 3
+# of 3 gets nothing, and says so.
+ngcc measure --run runs/empty --shard 3/3 "${defer[@]}" "${plan[@]}" >"$ws/e.out" 2>&1 ||
 	fail "an empty shard failed: $(tail -5 "$ws/e.out")"
 grep -q 'no instance' "$ws/e.out" || fail "the empty shard did not say so: $(cat "$ws/e.out")"
 
@@ -54,7 +55,7 @@ ngcc report --run runs/d >/dev/null 2>&1 || fail "report of the deferred run"
 ngcc merge runs/s1 runs/d --into runs/all >"$ws/merge.out" 2>&1 || fail "merge: $(cat "$ws/merge.out")"
 [ ! -e "$ws/runs/all/reports" ] || fail "merge copied a shard's pages"
 ngcc status --run runs/all >"$ws/status.txt" || fail "merged run not settled: $(cat "$ws/status.txt")"
-grep -q '^6 unit(s): 6 complete' "$ws/status.txt" || fail "$(cat "$ws/status.txt")"
+grep -q '^9 unit(s): 9 complete' "$ws/status.txt" || fail "$(cat "$ws/status.txt")"
 ngcc report --run runs/all >/dev/null || fail "report of the merged run"
 [ -f "$ws/runs/all/reports/index.md" ] || fail "the merged run's pages are not in its reports/"
 

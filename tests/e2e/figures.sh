@@ -56,8 +56,14 @@ assert "Figures of the memory pass" in a3, a3
 printed = {(l.split()[2], l.split()[3]): int(re.search(r"operation peak RSS (\d+) B", l)[1])
            for l in open(console) if l.startswith("MEMORY ") and " complete:" in l}
 assert printed, "no MEMORY lines on the console"
+def cell(label):
+    # a variant's cell is its reference label and the extension (issue #29)
+    base, _, tag = label.partition("+")
+    shown = {"avx2": "AVX2", "avx512": "AVX-512", "neon": "NEON", "portable": "portable",
+             "additional": "additional"}
+    return f"`{base}` ({shown[tag]})" if tag else f"`{label}`"
 for (label, op), b in printed.items():
-    row = [l for l in a3.splitlines() if l.startswith(f"| `{label}` {op} |")]
+    row = [l for l in a3.splitlines() if l.startswith(f"| {cell(label)} {op} |")]
     assert row, (label, op)
     cells = [c.strip() for c in row[0].strip("|").split("|")]
     assert cells[2] == f"{b // 1024} KiB", (label, op, cells, b)

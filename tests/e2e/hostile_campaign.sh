@@ -184,14 +184,15 @@ for bad in 'd["shards"]["n"] = 2; d["shards"]["shard"] = 3' \
 	has "$tmp/err" "shards."
 done
 # A merge of shard 1 of 2 alone is not settled: shard 2's units were never
-# measured into it (they used to count as "another shard's").  Of two
-# instances of equal (unknown) cost, the second by name is shard 2's.
+# measured into it (they used to count as "another shard's").  Of three
+# instances of equal (unknown) cost, the last by name (ExampleKEM-256) is
+# shard 2's; ExampleKEM-128 and its AVX2 variant are shard 1's.
 fresh s4
 set_json "$ws/runs/s4/campaign.json" 'd["shards"]["n"] = 2; d["shards"]["shard"] = 1'
 find "$ws/runs/s4" -name 'ExampleKEM-256__*' -delete
 run 0 "$ngcc" -C "$ws" merge runs/s4 --into runs/merged4
 run 1 "$ngcc" -C "$ws" status --run runs/merged4
-has "$tmp/out" "6 unit(s): 3 complete, 3 pending"
+has "$tmp/out" "9 unit(s): 6 complete, 3 pending"
 hasnt "$tmp/out" "belong to other shards"
 rm -rf "$ws/runs/s4" "$ws/runs/merged4"
 for args in "launch parallel --run runs/l --shards 4294967298" \

@@ -32,7 +32,7 @@ grep -q "RESULT memkem Mem-1 NOKAT" "$ws/kat.out" || fail "kat: $(cat "$ws/kat.o
 
 ngcc measure --run runs/m "${plan[@]}" >"$ws/m1.out" 2>&1 || fail "measure: $(tail -20 "$ws/m1.out")"
 cat "$ws/m1.out"
-grep -q "^memory: 0 kept, 9 measured, 0 failed" "$ws/m1.out" || fail "memory summary line"
+grep -q "^memory: 0 kept, 12 measured, 0 failed" "$ws/m1.out" || fail "memory summary line"
 
 python3 - "$ws/runs/m" <<'PY' || fail "memory records"
 import json, os, sys
@@ -47,7 +47,7 @@ for cand in sorted(os.listdir(os.path.join(run, "records"))):
         assert t["status"] == "complete", f
         m = load(f"memory/{cand}/{f}")
         recs[(t["label"], t["operation"])] = (t, m)
-assert len(recs) == 9, sorted(recs)
+assert len(recs) == 12, sorted(recs)
 head = ["schema", "status", "candidate", "label", "instance", "variant", "flags", "operation",
         "op_key", "input_bytes", "plan", "seed", "inputs", "kat", "kat_not_passed", "library",
         "library_sha256", "kat_log", "kat_log_sha256", "host", "started_utc", "ended_utc",
@@ -119,7 +119,7 @@ fi
 sum_before=$(cat "$ws"/runs/m/memory/*/*.json | sha256sum)
 ngcc measure --run runs/m "${plan[@]}" >"$ws/m2.out" 2>&1 || fail "resume: $(tail -5 "$ws/m2.out")"
 grep -q "^MEMORY" "$ws/m2.out" && fail "resume ran the memory program again: $(cat "$ws/m2.out")"
-grep -q "^memory: 9 kept, 0 measured, 0 failed" "$ws/m2.out" || fail "resume summary"
+grep -q "^memory: 12 kept, 0 measured, 0 failed" "$ws/m2.out" || fail "resume summary"
 [ "$(cat "$ws"/runs/m/memory/*/*.json | sha256sum)" = "$sum_before" ] || fail "resume changed memory records"
 
 # A non-complete memory record is redone (and moved to attempts/).

@@ -47,16 +47,16 @@ rc=0
 wait "$first" || rc=$?
 [ "$rc" = 0 ] || fail "measure exited $rc: $(cat "$ws/a.err")"
 err=$ws/a.err
-grep -q "^calibrate: 6 unit(s) to do$" "$err" || fail "no calibrate count: $(cat "$err")"
-grep -q "^measure: 6 unit(s) to do, [0-9hms]* by the plan's estimates" "$err" || fail "no plan estimate: $(cat "$err")"
-grep -q "^memory: 6 unit(s) to do$" "$err" || fail "no memory count: $(cat "$err")"
+grep -q "^calibrate: 9 unit(s) to do$" "$err" || fail "no calibrate count: $(cat "$err")"
+grep -q "^measure: 9 unit(s) to do, [0-9hms]* by the plan's estimates" "$err" || fail "no plan estimate: $(cat "$err")"
+grep -q "^memory: 9 unit(s) to do$" "$err" || fail "no memory count: $(cat "$err")"
 for phase in calibrate measure memory; do
-	for k in 1 2 3 4 5 6; do
-		n=$(grep -c "^$phase \[$k/6\] examplekem ExampleKEM-\(128\|256\) \(keygen\|enc\|dec\)  elapsed [0-9hms]*  ETA " "$err" || true)
+	for k in 1 2 3 4 5 6 7 8 9; do
+		n=$(grep -c "^$phase \[$k/9\] examplekem ExampleKEM-\(128\|128+avx2\|256\) \(keygen\|enc\|dec\)  elapsed [0-9hms]*  ETA " "$err" || true)
 		[ "$n" = 1 ] || fail "$n progress line(s) for $phase unit $k: $(cat "$err")"
 	done
-	grep -q "^$phase \[1/6\] .*ETA ?$" "$err" || fail "$phase: first ETA should be unknown"
-	grep -q "^$phase \[6/6\] .*ETA [0-9hms]*$" "$err" || fail "$phase: no ETA after the first unit"
+	grep -q "^$phase \[1/9\] .*ETA ?$" "$err" || fail "$phase: first ETA should be unknown"
+	grep -q "^$phase \[9/9\] .*ETA [0-9hms]*$" "$err" || fail "$phase: no ETA after the first unit"
 done
 ! grep -q $'\r' "$err" || fail "terminal control characters in a log"
 echo "progress_log: ok"

@@ -53,17 +53,24 @@ for lab in ("ExampleKEM-128", "ExampleKEM-256"):
         assert r["kat_log"] == f"kat/examplekem/{lab}.log", r["kat_log"]
         assert r["host"]["unfixed"] is True
         assert os.path.isfile(os.path.join(data, f"profile/examplekem/{lab}__{op}.json"))
+# the AVX2 variant: its own KAT log and records, no profile (reference only)
+lab = "ExampleKEM-128+avx2"
+assert os.path.isfile(os.path.join(data, "kat/examplekem", lab + ".log")), lab
+for op in ("keygen", "enc", "dec"):
+    assert load(f"records/examplekem/{lab}__{op}.json")["variant"] == "optimized-avx2"
+    assert not os.path.exists(os.path.join(data, f"profile/examplekem/{lab}__{op}.json"))
 assert not os.path.exists(os.path.join(data, "calibrate")), "calibrations published"
 assert not os.path.exists(os.path.join(data, "attempts")), "attempts published"
 b = load("build.json")["instances"]
-assert sorted(b) == ["examplekem/ExampleKEM-128", "examplekem/ExampleKEM-256"], sorted(b)
+assert sorted(b) == ["examplekem/ExampleKEM-128", "examplekem/ExampleKEM-128+avx2",
+                     "examplekem/ExampleKEM-256"], sorted(b)
 for k, e in b.items():
     assert e["kat_log"] == "kat/" + k + ".log", e["kat_log"]
     assert not e["library"].startswith("/"), e["library"]
 p = load("publish.json")
 assert p["schema"] == "ngcc-perf/publish/1" and p["options"]["publish_unfixed"] is True
-assert len([r for r in p["unfixed_records"] if r.startswith("records/")]) == 6, p["unfixed_records"]
-assert len([r for r in p["unfixed_records"] if r.startswith("memory/")]) == 6, p["unfixed_records"]
+assert len([r for r in p["unfixed_records"] if r.startswith("records/")]) == 9, p["unfixed_records"]
+assert len([r for r in p["unfixed_records"] if r.startswith("memory/")]) == 9, p["unfixed_records"]
 # No file holds an absolute path of the workspace.
 for root, _, files in os.walk(ds):
     for f in files:
@@ -81,7 +88,7 @@ ngcc report --run runs/c --out from-run >"$ws/rep.out" 2>&1 || fail "report: $(c
 diff -r -x .ngcc-perf-report "$ws/from-run" "$ws/ds/reports" >"$ws/rep.diff" || fail "published pages differ from report --run: $(head -20 "$ws/rep.diff")"
 
 ngcc validate ds >"$ws/v0.out" 2>&1 || fail "validate of a fresh dataset: $(cat "$ws/v0.out")"
-grep -q "^6 timing record(s), 6 profile(s), 2 KAT log(s), 0 problem(s); report check: ok$" \
+grep -q "^9 timing record(s), 6 profile(s), 3 KAT log(s), 0 problem(s); report check: ok$" \
 	"$ws/v0.out" || fail "summary line: $(cat "$ws/v0.out")"
 
 # Each tampering of a copy must be found.

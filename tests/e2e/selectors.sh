@@ -27,7 +27,7 @@ for cmd in build kat check "measure --run r" "profile --run r" "plan"; do
 	ngcc $cmd nosuch >"$ws/o" 2>&1 || rc=$?
 	[ "$rc" = 3 ] || fail "$cmd nosuch exited $rc: $(cat "$ws/o")"
 	has "$ws/o" "selector 'nosuch' matches no candidate or instance"
-	has "$ws/o" "examplekem: ExampleKEM-128, ExampleKEM-256"
+	has "$ws/o" "examplekem: ExampleKEM-128, ExampleKEM-128+avx2, ExampleKEM-256"
 done
 rc=0
 ngcc measure --run r "${plan[@]}" --op nosuch >"$ws/o" 2>&1 || rc=$?
@@ -75,16 +75,16 @@ msum=$(grep -n '^memory: 0 kept, 1 measured' "$ws/log" | cut -d: -f1)
 ngcc status --run r >"$ws/st" || fail "status of the partial run: $(cat "$ws/st")"
 grep -Eq '^  examplekem/ExampleKEM-128 enc +not selected' "$ws/st" || fail "enc not 'not selected': $(cat "$ws/st")"
 has "$ws/st" "1 complete, 0 pending"
-has "$ws/st" "5 not selected"
+has "$ws/st" "8 not selected"
 has "$ws/st" "settled: every selected unit is complete"
-has "$ws/st" "selected by this run's phases: examplekem/ExampleKEM-128 (1 of 2 instances); operations keygen"
+has "$ws/st" "selected by this run's phases: examplekem/ExampleKEM-128 (1 of 3 instances); operations keygen"
 ngcc status --run r --json >"$ws/st.json" || fail "status --json"
 python3 - "$ws/st.json" <<'EOF' || fail "status --json: $(cat "$ws/st.json")"
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["counts"]["not selected"] == 5 and j["counts"]["complete"] == 1, j["counts"]
+assert j["counts"]["not selected"] == 8 and j["counts"]["complete"] == 1, j["counts"]
 assert j["settled"] is True
-assert j["selections"] == ["examplekem/ExampleKEM-128 (1 of 2 instances); operations keygen"], j["selections"]
+assert j["selections"] == ["examplekem/ExampleKEM-128 (1 of 3 instances); operations keygen"], j["selections"]
 EOF
 ngcc status --run r --figures >"$ws/fig" || fail "status --figures: $(cat "$ws/fig")"
 has "$ws/fig" "results: 1 timing record(s) in"
@@ -94,7 +94,7 @@ grep -Eq '^  examplekem/ExampleKEM-128 +keygen ' "$ws/fig" || fail "no keygen ro
 rc=0
 ngcc publish --run r --dataset ds --publish-unfixed >"$ws/o" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "publish of a partial run exited $rc: $(cat "$ws/o")"
-has "$ws/o" "5 unit(s) of the run's candidates were never selected"
+has "$ws/o" "8 unit(s) of the run's candidates were never selected"
 has "$ws/o" "examplekem/ExampleKEM-256 dec"
 [ ! -e "$ws/ds" ] || fail "a refused publish wrote $ws/ds"
 ngcc publish --run r --dataset ds --publish-unfixed --allow-partial >"$ws/o" 2>&1 ||
@@ -120,7 +120,8 @@ ngcc measure --run r2 "${plan[@]}" --no-memory-pass examplekem >"$ws/o" 2>&1 ||
 	fail "measure with a disabled instance: $(cat "$ws/o")"
 has "$ws/o" "not timed: examplekem/ExampleKEM-256: skipped: enabled = no in candidates/examplekem/candidate.conf"
 ls "$ws/r2/records/examplekem" | grep -q "ExampleKEM-256" && fail "measure timed the disabled instance"
-[ "$(ls "$ws/r2/records/examplekem" | wc -l)" = 3 ] || fail "ExampleKEM-128 not timed whole: $(ls "$ws/r2/records/examplekem")"
+# ExampleKEM-128 and its AVX2 variant, whole
+[ "$(ls "$ws/r2/records/examplekem" | wc -l)" = 6 ] || fail "ExampleKEM-128 not timed whole: $(ls "$ws/r2/records/examplekem")"
 # report takes selectors and --op too: the pages of that part of the run.
 ngcc report examplekem --op enc --run r2 >"$ws/o" 2>&1 || fail "report --op enc: $(cat "$ws/o")"
 page=$(ls "$ws"/r2/reports/*/examplekem.md)

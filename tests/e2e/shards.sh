@@ -49,7 +49,7 @@ check_merged() {
 	local name=$1 run=runs/$1
 	[ -f "$ws/$run/campaign.json" ] || fail "$name: no merged run $run"
 	ngcc status --run "$run" >"$ws/status-$name.txt" || fail "$name: status: $(cat "$ws/status-$name.txt")"
-	grep -q '^6 unit(s): 6 complete' "$ws/status-$name.txt" || fail "$name: $(cat "$ws/status-$name.txt")"
+	grep -q '^9 unit(s): 9 complete' "$ws/status-$name.txt" || fail "$name: $(cat "$ws/status-$name.txt")"
 	python3 - "$ws/$run/campaign.json" "$ncpus" <<'PY' || fail "$name: campaign.json of the merged run"
 import json, sys
 c = json.load(open(sys.argv[1]))

@@ -67,6 +67,7 @@ static void fill_example(struct candidate_conf *c)
 	in = conf_add_instance(c, "NTRE-128+avx2");
 	in->type = xstrdup("kem");
 	in->variant = xstrdup("optimized-avx2");
+	in->cpu_extension = xstrdup("avx2");
 	in->source_dir = xstrdup("Implementations/Optimized_Implementation/NTRE-128");
 	in->enabled = 0;
 }
@@ -115,6 +116,10 @@ static void test_round_trip(void **state)
 	assert_null(o->instance);
 	assert_null(o->kat_reference);
 	assert_string_equal(o->variant, "optimized-avx2");
+	assert_string_equal(o->cpu_extension, "avx2");
+	assert_int_equal(conf_cpu_ext(o), CPU_EXT_AVX2);
+	assert_null(b->cpu_extension);
+	assert_int_equal(conf_cpu_ext(b), CPU_EXT_NONE);
 	/* Writing what was read gives the same bytes. */
 	char *path2 = path_join(tmp_dir, "again.conf");
 	assert_int_equal(conf_write(path2, &back), 0);
@@ -190,6 +195,7 @@ static void test_errors(void **state)
 	expect_error(INST "colour = red\n", 7, "unknown key 'colour' in [instance A]");
 	expect_error(INST "enabled = maybe\n", 7, "must be yes or no");
 	expect_error(INST "variant = fast\n", 7, "variant 'fast'");
+	expect_error(INST "cpu_extension = sse9\n", 7, "cpu_extension 'sse9' is not one of none, avx2");
 	expect_error(INST "type = kem\n", 7, "duplicate key 'type'");
 	expect_error(INST "[instance A]\n", 7, "defined twice");
 	expect_error("id = x\n", 1, "outside any section");

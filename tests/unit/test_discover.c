@@ -15,6 +15,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "build/build.h"
 #include "discover_fixture.h"
 #include "package/extract.h"
 
@@ -78,8 +79,9 @@ static void test_toykem(void **state)
 	assert_int_equal(a->enabled, 1);
 	assert_string_equal(a->kat_reference, "Test_Vectors/KAT_KEM_TOY_1_128.txt");
 
-	const struct found_instance *o = by_label(&d, "Toy-1-128+avx2");
-	assert_string_equal(o->variant, "optimized-avx2");
+	/* an optimized tree without intrinsics: portable (issue #29) */
+	const struct found_instance *o = by_label(&d, "Toy-1-128+portable");
+	assert_string_equal(o->variant, "optimized-portable");
 	assert_string_equal(o->source_dir, "Implementations/Optimized_Implementation/Toy-1-128");
 	assert_int_equal(o->enabled, 1);
 
@@ -131,8 +133,8 @@ static void test_doubled_common(void **state)
 	assert_sources(r, want);
 	assert_true(sl_contains(&r->include_dirs, "../common"));
 	assert_string_equal(r->kat_reference, "Test_Vectors/KAT_KEM_AlgorithmInstance.txt");
-	const struct found_instance *x = by_label(&d, "DoubledKEM+avx2");
-	assert_string_equal(x->variant, "optimized-avx2");
+	const struct found_instance *x = by_label(&d, "DoubledKEM+portable");
+	assert_string_equal(x->variant, "optimized-portable");
 	assert_true(notes_mention(&d, "placeholder"));
 	discovery_free(&d);
 	free(root);
@@ -225,7 +227,7 @@ static void test_other_types_and_additional(void **state)
 	const struct found_instance *m = by_label(&d, "Kem-M4+additional");
 	assert_string_equal(m->type, "kem");
 	assert_string_equal(m->variant, "additional");
-	assert_int_equal(m->enabled, 0);
+	assert_int_equal(m->enabled, 1); /* measured beside the reference (issue #29) */
 	assert_string_equal(m->kat_reference, "Test_Vectors/KAT_KEM_KEM_M4.txt");
 	assert_false(notes_mention(&d, "not yet supported"));
 	assert_true(notes_mention(&d, "Hash-256: no #define ALGORITHM_INSTANCE"));
@@ -239,6 +241,93 @@ static void test_other_types_and_additional(void **state)
  * Chinese comments, the API header under another name, DIGEST_BIT_LENGTH
  * in another header as the name of a further macro, no auxfunc, and the
  * four KAT files of each instance found in Test_Vectors/. */
+/* Implementation variants (issue #29): the tree's kind from its folders
+ * (vendor-named, x86_64 beside ref, Additional_* holding an arch folder),
+ * the extension from the code, never from the folder name alone. */
+static void put_kem(const char *dir, const char *inst, const char *code)
+{
+	char *h = xasprintf("variants/%s/KEM_AlgorithmInstance.h", dir);
+	char *c = xasprintf("variants/%s/kem.c", dir);
+	char *hdr = xasprintf("#define ALGORITHM_INSTANCE \"%s\"\nint kem_keygen(unsigned char *pk);\n",
+			      inst);
+	put_file(h, hdr);
+	put_file(c, code);
+	free(h);
+	free(c);
+	free(hdr);
+}
+
+static void test_variants(void **state)
+{
+	(void)state;
+	const char *plain = "int kem_keygen(unsigned char *pk) { return pk[0]; }\n";
+	put_kem("Implementations/Reference_Implementation/Var-128", "VAR_128", plain);
+	put_kem("Implementations/Reference_Implementation/Var-256", "VAR_256", plain);
+	/* vendor-named tree; AVX2 in the code */
+	put_kem("Implementations/Var-x86-Optimized_Implementation/Var-128", "VAR_128",
+		"#include <immintrin.h>\n/* _mm512_ in a comment is no code */\n"
+		"int kem_keygen(unsigned char *pk) { __m256i x = _mm256_setzero_si256();\n"
+		"  return _mm256_testz_si256(x, x) + pk[0]; }\n");
+	/* the folder says avx2, the code is AVX-512: the code decides */
+	put_kem("Implementations/Optimized_Implementation/Var-256-avx2", "VAR_256",
+		"#include <immintrin.h>\nint kem_keygen(unsigned char *pk) {\n"
+		"  __m512i x = _mm512_set1_epi32(pk[0]); return _mm512_reduce_add_epi32(x); }\n");
+	/* an architecture folder inside an additional tree: additional, NEON */
+	put_kem("Implementations/Additional_Implementation/neon/Var-128", "VAR_128",
+		"#include <arm_neon.h>\nint kem_keygen(unsigned char *pk) {\n"
+		"  uint8x16_t v = vld1q_u8(pk); return vgetq_lane_u8(v, 0); }\n");
+	/* a second additional tree of the same parameter set: numbered before its tag */
+	put_kem("Implementations/Additional_Implementation/aarch64/Var-128", "VAR_128",
+		"#include <arm_neon.h>\nint kem_keygen(unsigned char *pk) {\n"
+		"  uint8x16_t v = vld1q_u8(pk); return vgetq_lane_u8(v, 1); }\n");
+	/* x86_64/ beside ref/ with no intrinsics: optimized, portable */
+	put_kem("Implementations/Opt/x86_64/Var-256", "VAR_256",
+		"int kem_keygen(unsigned char *pk) { return pk[1]; } /* \"_mm256_\" */\n");
+	put_file("variants/Test_Vectors/KAT_KEM_VAR_128.txt", "Count = 0\n");
+	char *root = path_join(tmp_dir, "variants");
+	struct discovery d;
+	assert_int_equal(discover_package(root, "Var", &d), 7);
+	const struct found_instance *r = by_label(&d, "Var-128");
+	assert_string_equal(r->variant, "reference");
+	assert_int_equal(r->cpu_ext, CPU_EXT_NONE);
+	const struct found_instance *a = by_label(&d, "Var-128+avx2");
+	assert_string_equal(a->variant, "optimized-avx2");
+	assert_int_equal(a->cpu_ext, CPU_EXT_AVX2);
+	assert_true(list_mentions(&a->why, "first kem.c: __m256i"));
+	const struct found_instance *w = by_label(&d, "Var-256+avx512");
+	assert_string_equal(w->variant, "optimized-avx512");
+	assert_true(list_mentions(&w->why, "its folder names AVX2 (the code decides)"));
+	const struct found_instance *n = by_label(&d, "Var-128+additional");
+	assert_string_equal(n->variant, "additional");
+	assert_string_equal(n->source_dir, "Implementations/Additional_Implementation/aarch64/Var-128");
+	assert_int_equal(n->cpu_ext, CPU_EXT_NEON);
+	assert_int_equal(n->enabled, 1);
+	/* the same vectors for every variant; two additional trees of one
+	 * parameter set both claim them, rightly */
+	assert_string_equal(n->kat_reference, "Test_Vectors/KAT_KEM_VAR_128.txt");
+	assert_string_equal(a->kat_reference, "Test_Vectors/KAT_KEM_VAR_128.txt");
+	assert_false(notes_mention(&d, "is claimed by both"));
+	const struct found_instance *n2 = by_label(&d, "Var-128-2+additional");
+	assert_string_equal(n2->source_dir, "Implementations/Additional_Implementation/neon/Var-128");
+	assert_int_equal(n2->cpu_ext, CPU_EXT_NEON);
+	const struct found_instance *p = by_label(&d, "Var-256+portable");
+	assert_string_equal(p->variant, "optimized-portable");
+	assert_int_equal(p->cpu_ext, CPU_EXT_NONE);
+	by_label(&d, "Var-256");
+	struct candidate_conf c;
+	memset(&c, 0, sizeof c);
+	discovery_to_conf(&d, &c);
+	assert_string_equal(conf_find_instance(&c, "Var-128+additional")->cpu_extension, "neon");
+	char *stem = build_stem(conf_find_instance(&c, "Var-128-2+additional"));
+	assert_string_equal(stem, "Var-128-2+additional");
+	free(stem);
+	assert_null(conf_find_instance(&c, "Var-256+portable")->cpu_extension);
+	assert_int_equal(conf_cpu_ext(conf_find_instance(&c, "Var-256+avx512")), CPU_EXT_AVX512);
+	conf_free(&c);
+	discovery_free(&d);
+	free(root);
+}
+
 static void test_hash_quirks(void **state)
 {
 	(void)state;
@@ -585,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_sig_supported),
 		cmocka_unit_test(test_no_implementation),
 		cmocka_unit_test(test_other_types_and_additional),
+		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_hash_quirks),
 		cmocka_unit_test(test_root_is_instance),
 		cmocka_unit_test(test_main_lexer),

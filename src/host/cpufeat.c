@@ -1,0 +1,193 @@
+/* cpufeat.c — see cpufeat.h. */
+#include "host/cpufeat.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#include <asm/hwcap.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+/* XCR0: which register states the OS saves on a context switch. */
+static unsigned long long read_xcr0(void)
+{
+	unsigned eax, edx;
+	__asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+	return ((unsigned long long)edx << 32) | eax;
+}
+
+static void read_x86(struct strlist *f)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return;
+	int osxsave = (c >> 27) & 1;
+	unsigned long long xcr0 = osxsave ? read_xcr0() : 0;
+	int ymm = (xcr0 & 0x6) == 0x6;            /* SSE and AVX state */
+	int zmm = ymm && (xcr0 & 0xe0) == 0xe0;   /* opmask, ZMM_Hi256, Hi16_ZMM */
+	if ((d >> 26) & 1)
+		sl_push(f, "sse2");
+	if ((c >> 19) & 1)
+		sl_push(f, "sse4_1");
+	if ((c >> 20) & 1)
+		sl_push(f, "sse4_2");
+	if ((c >> 23) & 1)
+		sl_push(f, "popcnt");
+	if ((c >> 25) & 1)
+		sl_push(f, "aes");
+	if ((c >> 1) & 1)
+		sl_push(f, "pclmulqdq");
+	if (ymm && ((c >> 28) & 1))
+		sl_push(f, "avx");
+	if (ymm && ((c >> 12) & 1))
+		sl_push(f, "fma");
+	if (__get_cpuid_max(0, NULL) < 7)
+		return;
+	__cpuid_count(7, 0, a, b, c, d);
+	if ((b >> 3) & 1)
+		sl_push(f, "bmi1");
+	if (ymm && ((b >> 5) & 1))
+		sl_push(f, "avx2");
+	if ((b >> 8) & 1)
+		sl_push(f, "bmi2");
+	if (zmm && ((b >> 16) & 1))
+		sl_push(f, "avx512f");
+	if (zmm && ((b >> 17) & 1))
+		sl_push(f, "avx512dq");
+	if (zmm && ((b >> 30) & 1))
+		sl_push(f, "avx512bw");
+	if (zmm && ((b >> 31) & 1))
+		sl_push(f, "avx512vl");
+	if ((b >> 29) & 1)
+		sl_push(f, "sha");
+}
+#endif
+
+#if defined(__aarch64__)
+static void read_aarch64(struct strlist *f)
+{
+	unsigned long hw = getauxval(AT_HWCAP);
+	static const struct { unsigned long bit; const char *name; } bits[] = {
+		{ HWCAP_ASIMD, "asimd" }, { HWCAP_AES, "aes" }, { HWCAP_PMULL, "pmull" },
+		{ HWCAP_SHA1, "sha1" }, { HWCAP_SHA2, "sha2" }, { HWCAP_CRC32, "crc32" },
+#ifdef HWCAP_SHA3
+		{ HWCAP_SHA3, "sha3" },
+#endif
+#ifdef HWCAP_SVE
+		{ HWCAP_SVE, "sve" },
+#endif
+	};
+	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
+		if (hw & bits[i].bit)
+			sl_push(f, bits[i].name);
+}
+#endif
+
+static char *machine(void)
+{
+	struct utsname u;
+	return xstrdup(uname(&u) == 0 ? u.machine : "unknown");
+}
+
+static void read_real(struct host_cpu *hc)
+{
+	hc->arch = machine();
+	hc->source = "none";
+#if defined(__x86_64__) || defined(__i386__)
+	read_x86(&hc->features);
+	hc->source = "cpuid";
+#elif defined(__aarch64__)
+	read_aarch64(&hc->features);
+	hc->source = "hwcap";
+#endif
+}
+
+int host_cpu_parse_override(const char *value, const char *real_arch, struct host_cpu *hc)
+{
+	memset(hc, 0, sizeof *hc);
+	if (!value || !*value)
+		return -1;
+	const char *colon = strchr(value, ':');
+	hc->arch = colon ? xstrndup(value, (size_t)(colon - value)) : xstrdup(real_arch);
+	hc->source = "override";
+	char *list = xstrdup(colon ? colon + 1 : value);
+	for (char *save = NULL, *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+		if (!sl_contains(&hc->features, t))
+			sl_push(&hc->features, t);
+	free(list);
+	if (!*hc->arch) {
+		host_cpu_free(hc);
+		return -1;
+	}
+	return 0;
+}
+
+const struct host_cpu *host_cpu(void)
+{
+	static struct host_cpu hc;
+	static int done;
+	if (done)
+		return &hc;
+	done = 1;
+	read_real(&hc);
+	const char *ovr = getenv(CPUFEAT_OVERRIDE_ENV);
+	struct host_cpu o;
+	if (ovr && !host_cpu_parse_override(ovr, hc.arch, &o)) {
+		host_cpu_free(&hc);
+		hc = o;
+	} else if (ovr) {
+		ngcc_warning("%s='%s' is not ARCH:feature,... or feature,...; using the real "
+			     "features", CPUFEAT_OVERRIDE_ENV, ovr);
+	}
+	return &hc;
+}
+
+void host_cpu_free(struct host_cpu *hc)
+{
+	free(hc->arch);
+	sl_free(&hc->features);
+	memset(hc, 0, sizeof *hc);
+}
+
+int host_cpu_other_arch(const struct host_cpu *hc, enum cpu_ext ext)
+{
+	const char *need = cpu_ext_arch(ext);
+	return need && strcmp(need, hc->arch);
+}
+
+char *host_cpu_refusal(const struct host_cpu *hc, enum cpu_ext ext)
+{
+	const char *need = cpu_ext_arch(ext);
+	if (!need)
+		return NULL;
+	if (host_cpu_other_arch(hc, ext))
+		return xasprintf("needs %s, an %s extension; this host is %s", cpu_ext_display(ext),
+				 need, hc->arch);
+	struct strbuf all = STRBUF_INIT, missing = STRBUF_INIT;
+	for (const char *const *f = cpu_ext_features(ext); *f; f++) {
+		sb_addf(&all, "%s%s", all.len ? " " : "", *f);
+		if (!sl_contains(&hc->features, *f))
+			sb_addf(&missing, "%s%s", missing.len ? " " : "", *f);
+	}
+	char *why = NULL;
+	if (missing.len)
+		why = xasprintf("needs %s (%s); this %s host (%s) lacks %s", cpu_ext_display(ext),
+				all.buf, hc->arch, hc->source, missing.buf);
+	sb_free(&all);
+	sb_free(&missing);
+	return why;
+}
+
+json_t *host_cpu_json(const struct host_cpu *hc)
+{
+	json_t *f = json_array();
+	for (size_t i = 0; i < hc->features.n; i++)
+		json_array_append_new(f, json_string(hc->features.items[i]));
+	return json_pack("{s:s, s:s, s:o}", "arch", hc->arch, "source", hc->source, "features", f);
+}
