@@ -34,6 +34,7 @@ void engine_opts_init(struct engine_opts *o, const char *workspace, int tty)
 	o->workspace = workspace;
 	o->cpu = -1;
 	o->tty = tty;
+	o->input_pool = ENGINE_INPUT_POOL_DEFAULT;
 	planning_defaults(&o->planning);
 }
 

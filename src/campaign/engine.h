@@ -58,7 +58,11 @@ struct engine_opts {
 	const char *defer;          /* --defer: instances kept out of the shards */
 	int deferred_only;          /* --deferred-only: only those */
 	struct strlist priors;      /* --prior datasets or runs (shard costs) */
+	/* docs/method.md §14 R1 and R2 (campaign/pool.h) */
+	int seed_per_trial;         /* --seed-mode per-trial */
+	int input_pool;             /* --input-pool P; 0: no pool pass */
 };
+#define ENGINE_INPUT_POOL_DEFAULT 16
 
 /* One instance × operation. */
 struct unit {

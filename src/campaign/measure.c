@@ -7,6 +7,7 @@
 #include "campaign/engine.h"
 #include "campaign/results.h"
 #include "campaign/memory.h"
+#include "campaign/pool.h"
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
@@ -445,6 +446,10 @@ int measure_command(struct engine_opts *o, int memory_pass)
 		int mrc = memory_pass ? memory_phase(o) : EXIT_OK;
 		if (mrc > rc)
 			rc = mrc;
+		pool_record_options(o);
+		int prc = pool_phase(o);
+		if (prc > rc)
+			rc = prc;
 	}
 	o->carry = NULL;
 	env_carry_free(&carry);
