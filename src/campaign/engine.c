@@ -975,6 +975,10 @@ json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 		child_cmd_arg(&cmd, "fallback");
 	}
 	engine_counter_rate_arg(e, &cmd);
+	if (e->trial_seed_next > 0) {
+		child_cmd_arg(&cmd, "--trial-seeds");
+		child_cmd_argf(&cmd, "%d", e->trial_seed_next - 1);
+	}
 	struct spawn_res res;
 	/* A child that could not even start is a failed process like any
 	 * other (spawn_run printed why); res then says "not exited". */

@@ -25,6 +25,8 @@
 #define CALIBRATION_VERSION 1
 #define CALIBRATION_TIMEOUT_S (6 * 3600.0)
 #define DRIVER_NAME "ngcc-perf-driver"
+/* R17: a warm calibration's calls, after one warm-up; t1 is their median. */
+#define CALIBRATION_WARM_CALLS 3
 
 /*
  * The environment one phase captured at its end, handed to the next phase
@@ -109,6 +111,9 @@ struct engine {
 	/* R7: the background disturbance of the benchmark CPU (measure) */
 	int have_background;
 	struct background background;
+	/* R1: 1 + the trial number the next driver process starts at, or 0
+	 * for the fixed seed (set by measure around each process) */
+	int trial_seed_next;
 };
 
 /* What a phase did with its units, for the summary line every measuring

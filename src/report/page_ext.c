@@ -589,4 +589,5 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	kex_steps(md, c);
 	signature_counters(md, c);
 	against_baseline(md, ds, c);
+	candidate_pools(md, c);
 }
