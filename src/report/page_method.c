@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "evidence/json.h"
+#include "evidence/pool_json.h"
 #include "host/env.h"
 #include "method/format.h"
 #include "model/baseline_view.h"
@@ -27,6 +28,9 @@ struct run_facts {
 	size_t profiles;           /* complete profile records */
 	const char *tick_source;   /* of the first complete profile */
 	size_t memory, samples, pool;  /* extension records by kind */
+	size_t pool_flagged;       /* pool records flagged input-dependent (R2) */
+	size_t seeded_records;     /* records with per-trial seeds (R1) */
+	long long max_trial_seed;  /* the highest trial number seeded (R1) */
 	size_t baseline;           /* timing records of candidate `iccs` */
 };
 
@@ -60,6 +64,15 @@ static void gather_extras(const struct ds_instance *in, struct run_facts *f)
 		f->memory += !strncmp(item, "memory ", 7);
 		f->samples += !strncmp(item, "samples ", 8);
 		f->pool += !strncmp(item, "pool ", 5);
+		f->pool_flagged += !strncmp(item, "pool ", 5) &&
+				   jget_bool(in->extra_json[x], "input_dependent", 0);
+	}
+	for (size_t r = 0; r < in->n_rec; r++) {
+		size_t n = json_array_size(json_object_get(json_object_get(in->rec[r].j, "seed"),
+							   "trials_hex"));
+		f->seeded_records += n > 0;
+		if (n && (long long)n - 1 > f->max_trial_seed)
+			f->max_trial_seed = (long long)n - 1;
 	}
 }
 
@@ -157,6 +170,46 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
 		 num(g, pl, "max_disturbed_retries", 3), f->retries);
 }
 
+/* R1, R2 and R17 (docs/method.md §14), as far as the run's options and
+ * records show them. */
+static void pool_and_seed_lines(struct md_page *md, const json_t *opt, const struct run_facts *f)
+{
+	if (f->pool)
+		md_linef(md, "- An input-pool pass (R2) left %zu pool record(s): each operation "
+			 "under 10 ms was timed again on %lld inputs, input k made from the DRNG "
+			 "seed 00..2e, 0x30 + k (and, for signatures and hashes, its own message), in "
+			 "5 rounds of one batch per input, a batch preempted by the scheduler timed "
+			 "again. Each input's median time per call is kept; an operation is flagged "
+			 "\"input-dependent timing\" when its slowest input's median exceeds %.2g "
+			 "times its fastest's, a margin chosen above the spread that medians of a few "
+			 "short batches show on a shared or virtual host without any input "
+			 "dependence, so that a flag is a real difference; smaller differences are "
+			 "visible in the ratio. %zu operation(s) were flagged. The pool changes no "
+			 "value of the seed tables.", f->pool, jget_int(opt, "input_pool", 0),
+			 POOL_FLAG_RATIO, f->pool_flagged);
+	else if (json_is_integer(json_object_get(opt, "input_pool")) &&
+		 !jget_int(opt, "input_pool", 0))
+		md_linef(md, "- No input-pool pass ran (`--input-pool 0`): input dependence of "
+			 "the timings is not reported.");
+	else
+		md_linef(md, "- No input-pool record was made: input dependence of the timings is "
+			 "not reported.");
+	if (f->seeded_records)
+		md_linef(md, "- Per-trial seeds (R1): %zu record(s) list the seed of each trial, "
+			 "00..2e followed by 0x30 + the trial number (trial 0: ...2e30, up to trial "
+			 "%lld: ...2e%02llx), after setup and warm-ups on the seed 00..2f.",
+			 f->seeded_records, f->max_trial_seed, 0x30 + f->max_trial_seed);
+}
+
+/* R17: how t1 was calibrated, when not by the reference's cold call. */
+static void warm_calibration_line(struct md_page *md, const json_t *planning)
+{
+	if (json_is_true(json_object_get(planning, "warm_calibration")))
+		md_linef(md, "- Warm calibration (R17): t1 is the median of 3 calls after one "
+			 "warm-up instead of one cold call, so the n column can differ from the "
+			 "seed pages' planning.");
+}
+
 /* The passes beyond timing (docs/method.md §14), stated only as far as the run's
  * options and records show they ran. */
 static void extension_passes(struct md_page *md, const json_t *opt, const struct run_facts *f)
@@ -175,8 +228,7 @@ static void extension_passes(struct md_page *md, const json_t *opt, const struct
 	else
 		md_linef(md, "- No per-call sampling pass ran: the robust statistics (median, "
 			 "percentiles, bootstrap interval) are not reported.");
-	if (f->pool)
-		md_linef(md, "- An input-pool pass left %zu pool record(s).", f->pool);
+	pool_and_seed_lines(md, opt, f);
 }
 
 /* The inputs bullet: the signing message and the hash lengths only for
@@ -262,6 +314,7 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	md_linef(md, "- Metric: arithmetic mean over all timed calls; the median of trial means is "
 		 "recorded as a robustness check.");
 	extension_passes(md, opt, f);
+	warm_calibration_line(md, pl);
 	if (f->kex)
 		md_linef(md, "- Key exchange: `exchange` times the whole official flow per call; single "
 			 "steps are bracketed per call inside a whole exchange, so their wall time "
