@@ -65,6 +65,10 @@ struct engine_opts {
 	int input_pool;             /* --input-pool P; 0: no pool pass */
 };
 #define ENGINE_INPUT_POOL_DEFAULT 16
+#define ENGINE_INPUT_POOL_MAX 64    /* driver/pool.h POOL_MAX_INPUTS */
+/* Another default for --input-pool (0 turns the pass off): the test
+ * suite's way to keep the pass out of the tests that do not need it. */
+#define ENGINE_INPUT_POOL_ENV "NGCC_PERF_INPUT_POOL"
 
 /* One instance × operation. */
 struct unit {

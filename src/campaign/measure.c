@@ -414,6 +414,10 @@ int engine_measure(struct engine *e)
 	else if (m.t.failed)
 		rc = EXIT_FAILED;
 	rc = engine_summary(e, &m.t, "record", "measured", rc);
+	if (rc == EXIT_OK || rc == EXIT_FAILED) {
+		int prc = pool_in_measure(e);
+		rc = prc > rc ? prc : rc;
+	}
 out:
 	free(m.order);
 	free(m.todo);
@@ -453,9 +457,6 @@ int measure_command(struct engine_opts *o, int memory_pass)
 		if (mrc > rc)
 			rc = mrc;
 		pool_record_options(o);
-		int prc = pool_phase(o);
-		if (prc > rc)
-			rc = prc;
 	}
 	o->carry = NULL;
 	env_carry_free(&carry);

@@ -349,21 +349,18 @@ static void pool_pass(struct pass *ps)
 	free(td);
 }
 
-int pool_phase(const struct engine_opts *o)
+int pool_in_measure(struct engine *e)
 {
-	if (o->input_pool <= 0)
+	if (e->o.input_pool <= 0 || interrupt_pending())
 		return EXIT_OK;
-	struct engine e;
 	struct pass ps;
 	memset(&ps, 0, sizeof ps);
-	ps.e = &e;
-	int rc = engine_begin(&e, o, "pool");
-	if (rc == EXIT_OK) {
-		pool_pass(&ps);
-		rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
-		rc = engine_summary(&e, &ps.t, "pool record", "measured", rc);
-		engine_end(&e, rc);
-	}
-	engine_free(&e);
+	ps.e = e;
+	const char *phase = e->phase;
+	e->phase = "pool";
+	pool_pass(&ps);
+	int rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
+	rc = engine_summary(e, &ps.t, "pool record", "measured", rc);
+	e->phase = phase;
 	return rc;
 }

@@ -1,7 +1,8 @@
 /*
- * pool.h — the input-pool pass (docs/method.md §14 R2): after measure, for
- * every complete timing record whose t1 is under POOL_MAX_T1_S, one
- * ngcc-perf-driver --input-pool process, pinned to the benchmark CPU,
+ * pool.h — the input-pool pass (docs/method.md §14 R2): inside measure,
+ * after the timing records, for every complete timing record whose t1 is
+ * under POOL_MAX_T1_S, one ngcc-perf-driver --input-pool process, pinned to
+ * the benchmark CPU,
  * writing <run>/pool/<ID>/<label>__<op>.json ("ngcc-perf/pool/1",
  * evidence/pool_json.h).  records/ is untouched: the pool changes no
  * seed-format value.
@@ -37,11 +38,13 @@ double pool_timeout_s(long pool, long calls, double t1_s, double setup_s);
 void pool_record_options(const struct engine_opts *o);
 
 /*
- * Run the pass with the measuring phases' options.  measure and campaign
- * call it after the memory pass.  Returns EXIT_OK when every pool record
- * is complete (or the pass is off), EXIT_FAILED when some is not,
- * EXIT_USAGE on refusal.
+ * Run the pass over the units of a measure phase, after their timing and
+ * in the same phase (its host check, lock and environment: the pass adds
+ * no phase of its own to campaign.json), with its own summary line
+ * ("pool: …").  Returns EXIT_OK when every pool record is complete (or the
+ * pass is off), EXIT_FAILED when some is not, EXIT_USAGE on refusal,
+ * EXIT_INTERRUPTED after a signal.
  */
-int pool_phase(const struct engine_opts *o);
+int pool_in_measure(struct engine *e);
 
 #endif

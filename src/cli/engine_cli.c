@@ -9,8 +9,6 @@
 
 /* The largest --trials, --cpu or --disturbed-retries taken. */
 #define ENGINE_INT_MAX 1000000
-/* The most inputs of --input-pool (driver/pool.h POOL_MAX_INPUTS). */
-#define ENGINE_POOL_MAX 64
 
 #include <getopt.h>
 #include <math.h>
@@ -43,7 +41,8 @@ const char engine_options_help[] =
 	"  --seed-mode fixed|per-trial  DRNG seed of the timing processes (default\n"
 	"                       fixed, 00..2f; per-trial: 00..2e, 0x30 + trial, R1)\n"
 	"  --input-pool P       inputs of the input-pool pass after measure, for\n"
-	"                       operations under 10 ms (default 16; 0: no pass, R2)\n"
+	"                       operations under 10 ms (default 16, or\n"
+	"                       $NGCC_PERF_INPUT_POOL; 0: no pass, R2)\n"
 	"  --warm-calibration   t1 is the median of 3 warm calls, not one cold call;\n"
 	"                       changes n (R17; recorded in planning)\n";
 
@@ -90,9 +89,9 @@ static int engine_opt_seeds_pools(struct engine_opts *o, int c, const char *arg)
 		return 1;
 	}
 	if (c == 1102) {
-		if (parse_whole_int(arg, 0, ENGINE_POOL_MAX, &o->input_pool)) {
+		if (parse_whole_int(arg, 0, ENGINE_INPUT_POOL_MAX, &o->input_pool)) {
 			ngcc_error("--input-pool needs a whole number from 0 (no pool pass) to %d, "
-				   "not '%s'", ENGINE_POOL_MAX, arg);
+				   "not '%s'", ENGINE_INPUT_POOL_MAX, arg);
 			return -1;
 		}
 		return 1;

@@ -1,9 +1,9 @@
 /*
  * seeds.h — the DRNG seeds of the measuring processes (docs/method.md §5.1
  * step 3, §14 R1 and R2): the fixed seed 00 01 … 2f, and the indexed seed
- * of trial or pool input k, 00 01 … 2e followed by 0x30 + k.  Index 0 is the
- * fixed seed itself.  Inline, like hashmsg.h: the child programs link no
- * ngcc library.
+ * of trial or pool input k, 00 01 … 2e followed by 0x30 + k (so even index
+ * 0, …2e30, differs from the fixed seed's …2e2f).  Inline, like hashmsg.h:
+ * the child programs link no ngcc library.
  */
 #ifndef NGCC_METHOD_SEEDS_H
 #define NGCC_METHOD_SEEDS_H
@@ -14,7 +14,7 @@
 /* The largest index whose last byte 0x30 + k still fits in a byte. */
 #define SEED_INDEX_MAX (0xff - 0x30)
 
-/* out = 00 01 … 2e, 0x30 + k (k <= SEED_INDEX_MAX; k = 0: 00 … 2f). */
+/* out = 00 01 … 2e, 0x30 + k (k <= SEED_INDEX_MAX). */
 static inline void seed_indexed(unsigned k, unsigned char out[SEED_BYTES])
 {
 	for (size_t i = 0; i + 1 < SEED_BYTES; i++)

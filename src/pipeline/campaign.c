@@ -248,7 +248,6 @@ int campaign_run(struct campaign_request *r)
 			if (r->memory_pass)
 				rc = worse(rc, memory_phase(o));
 			pool_record_options(o);
-			rc = worse(rc, pool_phase(o));
 			/* The profile is the public-key candidates' (§2.3). */
 			if (any_candidate(o->workspace, &ids, 1))
 				rc = worse(rc, profile_phase(o));
