@@ -583,11 +583,11 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	profile_detail(md, c);
 	conditions(md, c);
 	observed_sizes(md, ds, c);
+	candidate_pools(md, c);
 	charts_index(md, charts);
 	additional_evidence(md, c);
 	candidate_checks(md, c);
 	kex_steps(md, c);
 	signature_counters(md, c);
 	against_baseline(md, ds, c);
-	candidate_pools(md, c);
 }

@@ -5,7 +5,7 @@
 # defaults, so the pool pass runs.  Checks: a pool record per operation
 # under 10 ms, its seeds and derived figures; OddKEM dec flagged
 # "input-dependent timing", the example's operations not; records/ made
-# without the pool; the A.15 section, the flag and the method page's
+# without the pool; the A.7 section, the flag and the method page's
 # sentence; validate accepts the dataset and catches a tampered pool
 # record; --input-pool 0 is recorded and writes none; --seed-mode
 # per-trial records each trial's seed, the same in two runs;
@@ -72,12 +72,12 @@ c = load("campaign.json")
 assert c["options"]["input_pool"] == 16 and c["options"]["seed_mode"] == "fixed", c["options"]
 PY
 
-# The pages: A.15 with the flag; the method page says what ran.
+# The pages: A.7 with the flag; the method page says what ran.
 ngcc report --run runs/p >"$ws/report.out" 2>&1 || fail "report: $(tail -5 "$ws/report.out")"
 page=$(find "$ws/runs/p/reports" -name oddkem.md)
-grep -q "^### A.15 Input pools" "$page" || fail "no A.15 on the OddKEM page"
+grep -q "^### A.7 Input variation" "$page" || fail "no A.7 on the OddKEM page"
 grep -q '^| `Odd-1` dec | 16 × 5 × .* | \*\*input-dependent timing\*\* |$' "$page" ||
-	fail "dec row without the flag: $(grep -A8 'A.15' "$page")"
+	fail "dec row without the flag: $(grep -A8 'A.7' "$page")"
 grep -q '^| `Odd-1` enc | .* | no |$' "$page" || fail "enc row"
 grep -q "exceeds 1.5 times" "$page" || fail "threshold not stated"
 grep -q 'input-dependent timing' "$(find "$ws/runs/p/reports" -name examplekem.md)" &&
