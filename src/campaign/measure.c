@@ -11,6 +11,7 @@
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "method/seeds.h"
 #include "method/types.h"
 #include "util/interrupt.h"
 #include "util/untrusted.h"
@@ -403,6 +404,14 @@ int engine_measure(struct engine *e)
 	m.order = xcalloc(n, sizeof *m.order);
 	m.todo = xcalloc(n, sizeof *m.todo);
 	int rc = EXIT_OK;
+	/* R1: trial t's seed ends in 0x30 + t, which must fit in a byte */
+	if (e->o.seed_per_trial && e->o.planning.trials > SEED_INDEX_MAX + 1) {
+		ngcc_error("--seed-mode per-trial seeds at most %d trials (the last seed byte is "
+			   "0x30 + the trial number); use --trials %d or fewer", SEED_INDEX_MAX + 1,
+			   SEED_INDEX_MAX + 1);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (refuse_stale_libraries(e)) {
 		rc = EXIT_USAGE;
 		goto out;

@@ -222,6 +222,11 @@ static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *tim
 		child_cmd_arg(&cmd, "fallback");
 	}
 	engine_counter_rate_arg(e, &cmd);
+	/* the allowance of docs/method.md §4.4 for the batches */
+	if (e->have_background) {
+		child_cmd_arg(&cmd, "--switch-rate");
+		child_cmd_argf(&cmd, "%.6g", e->background.invol_per_s_max);
+	}
 	ro.command = cmd.shown;
 	struct spawn_res res;
 	utc_now_iso(started);

@@ -5,14 +5,17 @@
  *   ngcc-perf-driver --lib PATH --op OP --trials T --iters I
  *                    --warmups W [--cpu N] [--seed-hex HEX]
  *                    [--counter auto|fallback] [--counter-hz NAME=HZ]
- *                    [--trial-seeds FIRST] [--input-pool P]
+ *                    [--trial-seeds FIRST] [--input-pool P [--switch-rate R]]
  *
  * --trial-seeds (R1, docs/method.md §14): before trial t the DRNG is seeded
  * again with seed_indexed(FIRST + t) (method/seeds.h), untimed; the seeds
  * are listed in the result (trial_seeds_hex).  --input-pool (R2): P inputs
  * prepared untimed (driver/pool.h); each of the T trials is a round that
  * times one batch of I calls on every input in turn, after W warm-up calls
- * per input; the batches go to the result's "pool", not to "trials".
+ * per input; the batches go to the result's "pool", not to "trials".  A
+ * batch with more involuntary context switches than the background rate R
+ * per second allows (docs/method.md §4.4's allowance; R = 0: none) is
+ * timed again.
  *
  * --counter-hz gives the rate its phase calibrated for counter NAME: taken
  * (counter.hz_source "phase") when the counter this process opens is NAME,
@@ -38,6 +41,7 @@
 #include "driver/procmem.h"
 #include "host/counter.h"
 #include "host/threadcounts.h"
+#include "method/plan.h"
 #include "proc/spawn.h"
 
 #include <getopt.h>
@@ -68,6 +72,7 @@ struct options {
 	int has_given;
 	long trial_seeds_first;     /* R1: -1 off */
 	long pool;                  /* R2: inputs, 0 off */
+	double switch_rate;         /* R2: background involuntary switches per second */
 };
 
 struct trial_rec {
@@ -93,13 +98,14 @@ static void usage(FILE *out)
 		"                        --iters I --warmups W [--cpu N]\n"
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
 		"                        [--counter-hz NAME=HZ] [--trial-seeds FIRST]\n"
-		"                        [--input-pool P]\n"
+		"                        [--input-pool P [--switch-rate R]]\n"
 		"OP: %s\n"
 		"Times one operation (docs/method.md §5); the JSON result goes to fd 3.\n"
 		"--counter-hz: the phase's rate of counter NAME, used instead of a 100 ms\n"
 		"calibration when this process opens the same counter.\n"
 		"--trial-seeds: seed trial t with 00..2e, 0x30 + FIRST + t (R1).\n"
-		"--input-pool: T rounds of one I-call batch on each of P inputs (R2).\n"
+		"--input-pool: T rounds of one I-call batch on each of P inputs (R2); a\n"
+		"batch with more involuntary switches than R per second allow is redone.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure,\n"
 		"      4 partial, 5 output validation failed.\n", ops_usage_list());
 }
@@ -115,6 +121,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "counter-hz", required_argument, NULL, 'z' },
 		{ "trial-seeds", required_argument, NULL, 'f' },
 		{ "input-pool", required_argument, NULL, 'p' },
+		{ "switch-rate", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -154,6 +161,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (child_parse_long(optarg, 1, &o->pool) || o->pool > POOL_MAX_INPUTS)
 				goto bad;
 			break;
+		case 'r': {
+			char *end;
+			o->switch_rate = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->switch_rate >= 0) || o->switch_rate > 1e6)
+				goto bad;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);
@@ -391,13 +405,14 @@ static void install_signals(void)
 #define POOL_BATCH_RETRIES 3
 
 /* One batch of iters calls on input k: its ns and cycles appended to the
- * input's arrays.  A batch with an involuntary context switch is redone
- * (up to POOL_BATCH_RETRIES times, counted in the input's "retries"): on a
- * busy host one preemption would otherwise be a slow input.  0, or -1 on
- * an operation failure. */
-static int pool_batch(struct op_ctx *k, const struct pool_set *ps, long in, long iters,
-		      struct counter *c, json_t *input)
+ * input's arrays.  A batch with more involuntary context switches than the
+ * background allows for its length is redone (up to POOL_BATCH_RETRIES
+ * times, counted in the input's "retries"): on a busy host one preemption
+ * would otherwise be a slow input.  0, or -1 on an operation failure. */
+static int pool_batch(const struct options *o, struct op_ctx *k, const struct pool_set *ps,
+		      long in, struct counter *c, json_t *input)
 {
+	const long iters = o->iters;
 	uint64_t cycles, ns;
 	for (int retry = 0;; retry++) {
 		struct thread_counts a, b;
@@ -407,7 +422,8 @@ static int pool_batch(struct op_ctx *k, const struct pool_set *ps, long in, long
 		thread_counts_read(&b);
 		if (done != iters)
 			return -1;
-		if (b.invol == a.invol || retry == POOL_BATCH_RETRIES)
+		long allowed = plan_disturbance_allowance(0, o->switch_rate, (double)ns * 1e-9);
+		if (b.invol - a.invol <= allowed || retry == POOL_BATCH_RETRIES)
 			break;
 		json_object_set_new(input, "retries",
 				    json_integer(json_integer_value(json_object_get(input, "retries")) + 1));
@@ -456,7 +472,7 @@ static int measure_pool(const struct options *o, struct op_ctx *k, struct counte
 			rc = DRV_PARTIAL;
 		}
 		for (long in = 0; in < o->pool && rc == DRV_OK; in++)
-			if (pool_batch(k, &ps, in, o->iters, c, json_array_get(inputs, (size_t)in)))
+			if (pool_batch(o, k, &ps, in, c, json_array_get(inputs, (size_t)in)))
 				rc = pool_fail(r, "failed", DRV_OPFAIL);
 	}
 	/* R3 on every input's last outputs */

@@ -15,7 +15,8 @@
  *   timing_record (path in the run),
  *   per_input [{input, seed_hex, batch_ns[], batch_cycles[] (null entries
  *     without a cycle counter), preempted_batches_redone (batches timed
- *     again after an involuntary context switch, at most 3 per batch),
+ *     again after more involuntary context switches than the background
+ *     allows, at most 3 per batch),
  *     median_ns_per_call}] (raw batches, one per round, of
  *     calls_per_batch calls each; the median derived),
  *   median_ns_per_call_min, median_ns_per_call_max, input_ratio (max/min

@@ -240,7 +240,8 @@ static void inputs(struct md_page *md, const json_t *opt, const struct run_facts
 	sb_addf(&sb, "- Inputs: every library is checked against the submitted KAT vectors before "
 		"timing; the ICCS DRNG is seeded %s",
 		strcmp(seed, "per-trial") ? "once per process with the bytes 00..2f"
-		: "per trial with the bytes 00..2e and 0x30 + the trial number");
+		: "with the bytes 00..2f for setup and warm-ups, then before each trial with "
+		  "the bytes 00..2e and 0x30 + the trial number");
 	if (f->sign)
 		sb_adds(&sb, "; signatures sign a fixed 64-byte message, a failed signing attempt "
 			"is retried (up to 64 times) inside the timing and counted, and verify checks "

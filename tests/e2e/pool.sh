@@ -127,6 +127,11 @@ for run in sys.argv[1:3]:
     seeds.append(flat)
 assert seeds[0] == seeds[1]
 PY
+# a trial number whose seed byte 0x30 + t would not fit is refused
+rc=0; ngcc measure --run runs/t oddkem --op dec "${plan[@]}" --input-pool 0 --seed-mode per-trial \
+	--trials 209 >"$ws/t.out" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "seeds at most 208 trials" "$ws/t.out" ||
+	fail "--trials 209 with per-trial seeds (exit $rc): $(tail -3 "$ws/t.out")"
 ngcc report --run runs/s1 >"$ws/report2.out" 2>&1 || fail "report s1: $(tail -5 "$ws/report2.out")"
 m=$(find "$ws/runs/s1/reports" -name method.md)
 grep -q "No input-pool pass ran (\`--input-pool 0\`)" "$m" || fail "method page: pool off"
