@@ -345,6 +345,11 @@ static void pool_pass(struct pass *ps)
 		pool_classify(ps, &e->units[i], &td[i]);
 		n += td[i].timing && td[i].r == RESUME_RUN;
 	}
+	/* the batches' switch allowance: the run's background of this CPU
+	 * (reused when measure had nothing to time; without one, none) */
+	if (n && !e->have_background && engine_background(e))
+		ngcc_warning("pool: no background probe of CPU %d; a batch with any involuntary "
+			     "switch is timed again", e->cpu);
 	progress_init(&ps->progress, e->o.tty, "pool", n, 0);
 	for (size_t i = 0; i < e->n_units; i++) {
 		if (td[i].timing && td[i].r == RESUME_RUN && !ps->refused)
