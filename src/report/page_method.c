@@ -29,6 +29,7 @@ struct run_facts {
 	const char *tick_source;   /* of the first complete profile */
 	size_t memory, samples, pool;  /* extension records by kind */
 	size_t pool_flagged;       /* pool records flagged input-dependent (R2) */
+	long long pool_min, pool_max;  /* their pool sizes */
 	size_t seeded_records;     /* records with per-trial seeds (R1) */
 	long long max_trial_seed;  /* the highest trial number seeded (R1) */
 	size_t baseline;           /* timing records of candidate `iccs` */
@@ -64,8 +65,14 @@ static void gather_extras(const struct ds_instance *in, struct run_facts *f)
 		f->memory += !strncmp(item, "memory ", 7);
 		f->samples += !strncmp(item, "samples ", 8);
 		f->pool += !strncmp(item, "pool ", 5);
-		f->pool_flagged += !strncmp(item, "pool ", 5) &&
-				   jget_bool(in->extra_json[x], "input_dependent", 0);
+		if (strncmp(item, "pool ", 5) || !in->extra_json[x])
+			continue;
+		f->pool_flagged += jget_bool(in->extra_json[x], "input_dependent", 0);
+		long long size = jget_int(json_object_get(in->extra_json[x], "plan"), "pool_size", 0);
+		if (!f->pool_min || size < f->pool_min)
+			f->pool_min = size;
+		if (size > f->pool_max)
+			f->pool_max = size;
 	}
 	for (size_t r = 0; r < in->n_rec; r++) {
 		size_t n = json_array_size(json_object_get(json_object_get(in->rec[r].j, "seed"),
@@ -174,9 +181,14 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
  * records show them. */
 static void pool_and_seed_lines(struct md_page *md, const json_t *opt, const struct run_facts *f)
 {
+	char sizes[64];
+	if (f->pool_min == f->pool_max)
+		snprintf(sizes, sizeof sizes, "%lld", f->pool_max);
+	else
+		snprintf(sizes, sizeof sizes, "%lld to %lld", f->pool_min, f->pool_max);
 	if (f->pool)
 		md_linef(md, "- An input-pool pass (R2) left %zu pool record(s): each operation "
-			 "under 10 ms was timed again on %lld inputs, input k made from the DRNG "
+			 "under 10 ms was timed again on %s inputs, input k made from the DRNG "
 			 "seed 00..2e, 0x30 + k (and, for signatures and hashes, its own message), in "
 			 "5 rounds of one batch per input, a batch preempted by the scheduler timed "
 			 "again. Each input's median time per call is kept; an operation is flagged "
@@ -185,8 +197,7 @@ static void pool_and_seed_lines(struct md_page *md, const json_t *opt, const str
 			 "short batches show on a shared or virtual host without any input "
 			 "dependence, so that a flag is a real difference; smaller differences are "
 			 "visible in the ratio. %zu operation(s) were flagged. The pool changes no "
-			 "value of the seed tables.", f->pool, jget_int(opt, "input_pool", 0),
-			 POOL_FLAG_RATIO, f->pool_flagged);
+			 "value of the seed tables.", f->pool, sizes, POOL_FLAG_RATIO, f->pool_flagged);
 	else if (json_is_integer(json_object_get(opt, "input_pool")) &&
 		 !jget_int(opt, "input_pool", 0))
 		md_linef(md, "- No input-pool pass ran (`--input-pool 0`): input dependence of "
