@@ -16,6 +16,7 @@
 #include "util/fsutil.h"
 #include "util/interrupt.h"
 #include "util/lock.h"
+#include "util/numparse.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,12 +30,30 @@
 
 /* ---- options ------------------------------------------------------------- */
 
+/* --input-pool's default: ENGINE_INPUT_POOL_DEFAULT, or the environment's
+ * NGCC_PERF_INPUT_POOL (the test suite's 0); the value used is recorded in
+ * campaign.json either way. */
+static int engine_input_pool_default(void)
+{
+	const char *v = getenv(ENGINE_INPUT_POOL_ENV);
+	int n;
+	if (!v || !*v)
+		return ENGINE_INPUT_POOL_DEFAULT;
+	if (parse_whole_int(v, 0, ENGINE_INPUT_POOL_MAX, &n)) {
+		ngcc_warning("%s=%s is not a whole number from 0 to %d; using %d", ENGINE_INPUT_POOL_ENV,
+			     v, ENGINE_INPUT_POOL_MAX, ENGINE_INPUT_POOL_DEFAULT);
+		return ENGINE_INPUT_POOL_DEFAULT;
+	}
+	return n;
+}
+
 void engine_opts_init(struct engine_opts *o, const char *workspace, int tty)
 {
 	memset(o, 0, sizeof *o);
 	o->workspace = workspace;
 	o->cpu = -1;
 	o->tty = tty;
+	o->input_pool = engine_input_pool_default();
 	planning_defaults(&o->planning);
 }
 
@@ -1005,6 +1024,10 @@ json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 		child_cmd_arg(&cmd, "fallback");
 	}
 	engine_counter_rate_arg(e, &cmd);
+	if (e->trial_seed_next > 0) {
+		child_cmd_arg(&cmd, "--trial-seeds");
+		child_cmd_argf(&cmd, "%d", e->trial_seed_next - 1);
+	}
 	struct spawn_res res;
 	/* A child that could not even start is a failed process like any
 	 * other (spawn_run printed why); res then says "not exited". */

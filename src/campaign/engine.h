@@ -25,6 +25,8 @@
 #define CALIBRATION_VERSION 1
 #define CALIBRATION_TIMEOUT_S (6 * 3600.0)
 #define DRIVER_NAME "ngcc-perf-driver"
+/* R17: a warm calibration's calls, after one warm-up; t1 is their median. */
+#define CALIBRATION_WARM_CALLS 3
 
 /*
  * The environment one phase captured at its end, handed to the next phase
@@ -58,7 +60,15 @@ struct engine_opts {
 	const char *defer;          /* --defer: instances kept out of the shards */
 	int deferred_only;          /* --deferred-only: only those */
 	struct strlist priors;      /* --prior datasets or runs (shard costs) */
+	/* docs/method.md §14 R1 and R2 (campaign/pool.h) */
+	int seed_per_trial;         /* --seed-mode per-trial */
+	int input_pool;             /* --input-pool P; 0: no pool pass */
 };
+#define ENGINE_INPUT_POOL_DEFAULT 16
+#define ENGINE_INPUT_POOL_MAX 64    /* driver/pool.h POOL_MAX_INPUTS */
+/* Another default for --input-pool (0 turns the pass off): the test
+ * suite's way to keep the pass out of the tests that do not need it. */
+#define ENGINE_INPUT_POOL_ENV "NGCC_PERF_INPUT_POOL"
 
 /* One instance × operation. */
 struct unit {
@@ -107,6 +117,9 @@ struct engine {
 	/* R7: the background disturbance of the benchmark CPU (measure) */
 	int have_background;
 	struct background background;
+	/* R1: 1 + the trial number the next driver process starts at, or 0
+	 * for the fixed seed (set by measure around each process) */
+	int trial_seed_next;
 };
 
 /* What a phase did with its units, for the summary line every measuring

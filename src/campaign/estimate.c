@@ -1,6 +1,7 @@
 /* estimate.c — see estimate.h: the cost model behind `ngcc-perf plan`. */
 #include "campaign/estimate.h"
 #include "campaign/memory.h"
+#include "campaign/pool.h"
 #include "campaign/profile.h"
 #include "method/shard.h"
 #include "evidence/json.h"
@@ -30,6 +31,7 @@ void est_model_defaults(struct est_model *m)
 	m->memory_call_s = 0.01;
 	m->memory_pass = 1;
 	m->profile = 1;
+	m->input_pool = ENGINE_INPUT_POOL_DEFAULT;
 }
 
 void est_init(struct estimate *est, const struct planning *p, const struct est_model *m)
@@ -57,6 +59,18 @@ struct est_unit *est_add_unit(struct estimate *est, const char *cand, const char
 
 /* ---- per unit ------------------------------------------------------------- */
 
+/* R2: the pool pass measure runs after the records of operations under
+ * 10 ms (campaign/pool.h): a process, P inputs' warm-up and rounds. */
+static double pool_cost(const struct estimate *est, double t1, double S)
+{
+	long P = est->model.input_pool;
+	if (P <= 0 || !(t1 < POOL_MAX_T1_S))
+		return 0;
+	long calls = pool_calls_per_batch(&est->planning, t1);
+	return S + (double)P * ((double)POOL_ROUNDS * (double)calls + POOL_WARMUPS) * t1 +
+	       est->model.unit_overhead_s;
+}
+
 static void unit_costs(const struct estimate *est, struct est_unit *u)
 {
 	const struct est_model *m = &est->model;
@@ -70,7 +84,8 @@ static void unit_costs(const struct estimate *est, struct est_unit *u)
 	if (u->need_calibrate)
 		u->calibrate_s = t1 + S + m->unit_overhead_s;
 	if (u->need_measure)
-		u->measure_s = (u->plan.reused_calibration ? 0 : u->plan.estimated_s) + m->unit_overhead_s;
+		u->measure_s = (u->plan.reused_calibration ? 0 : u->plan.estimated_s) + m->unit_overhead_s +
+			       pool_cost(est, t1, S);
 	if (u->need_memory && m->memory_pass)
 		u->memory_s = S + (double)(memory_calls(t1) + 1) * (2 * t1 + m->memory_call_s) +
 			      m->unit_overhead_s;
@@ -274,12 +289,15 @@ static json_t *unit_json(const struct est_unit *u)
 
 static json_t *model_json(const struct est_model *m)
 {
-	return json_pack("{sfsfsfsfsfsfsbsbsfss}", "unit_overhead_s", m->unit_overhead_s,
+	json_t *j = json_pack("{sfsfsfsfsfsfsbsbsfss}", "unit_overhead_s", m->unit_overhead_s,
 			 "phase_overhead_s", m->phase_overhead_s, "background_s", m->background_s,
 			 "profile_tick_s", m->profile_tick_s, "profile_instance_s", m->profile_instance_s,
 			 "memory_call_s", m->memory_call_s, "memory_pass", m->memory_pass,
 			 "profile", m->profile, "unknown_instance_s", SHARD_UNKNOWN_COST_S,
 			 "retries", "none counted");
+	/* R2 */
+	json_object_set_new(j, "input_pool", json_integer(m->input_pool));
+	return j;
 }
 
 json_t *est_json(const struct estimate *est)

@@ -36,6 +36,7 @@ struct est_model {
 	double profile_instance_s; /* per profiled instance: instrumented relink and survey scan */
 	double memory_call_s;      /* per memory-pass call: painting and scanning its stack */
 	int memory_pass, profile;  /* which passes follow measure */
+	int input_pool;            /* R2: the pool pass inside measure (inputs; 0: none) */
 };
 void est_model_defaults(struct est_model *m);
 

@@ -7,9 +7,11 @@
 #include "campaign/engine.h"
 #include "campaign/results.h"
 #include "campaign/memory.h"
+#include "campaign/pool.h"
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "method/seeds.h"
 #include "method/types.h"
 #include "util/interrupt.h"
 #include "util/untrusted.h"
@@ -19,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEED_MODE "fixed"
+#define SEED_MODE(e) ((e)->o.seed_per_trial ? "per-trial" : "fixed")
 #define INPUT_MODE "fixed"
 #define SEED_HEX_FIXED "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" \
 		       "202122232425262728292a2b2c2d2e2f"
@@ -74,11 +76,11 @@ static void plan_units(struct engine *e, size_t *order)
 
 /* ---- resume classification ---------------------------------------------------- */
 
-static void fingerprint(const struct unit *u, struct record_fp *fp)
+static void fingerprint(const struct engine *e, const struct unit *u, struct record_fp *fp)
 {
 	fp->library_sha256 = u->library_sha256;
 	fp->plan = u->calibrated ? &u->plan : NULL;
-	fp->seed_mode = SEED_MODE;
+	fp->seed_mode = SEED_MODE(e);
 	fp->input_mode = INPUT_MODE;
 }
 
@@ -102,7 +104,7 @@ static int classify_all(struct measure_state *m)
 		struct unit *u = &e->units[i];
 		struct record_fp fp;
 		char *why = NULL;
-		fingerprint(u, &fp);
+		fingerprint(e, u, &fp);
 		switch (rundir_resume(e->run, &records_kind, u->cand, u->stem, &fp,
 				      e->o.redo_stale, NULL, &why)) {
 		case RESUME_KEEP:
@@ -138,7 +140,7 @@ static int refuse_stale_libraries(struct engine *e)
 	for (size_t i = 0; i < e->n_units && !e->o.redo_stale; i++) {
 		const struct unit *u = &e->units[i];
 		char *path = rundir_unit_path(e->run, "records", u->cand, u->stem), *why = NULL;
-		struct record_fp fp = { u->library_sha256, NULL, SEED_MODE, INPUT_MODE };
+		struct record_fp fp = { u->library_sha256, NULL, SEED_MODE(e), INPUT_MODE };
 		if (record_classify(path, &fp, &why) == UNIT_STALE) {
 			ngcc_error("%s: stale record %s: %s", e->phase, path, why);
 			stale++;
@@ -187,7 +189,10 @@ static json_t *run_processes(struct engine *e, const struct unit *u, int *distur
 {
 	const struct plan *pl = &u->plan;
 	json_t *kept = json_array();
-	if (pl->reused_calibration && u->calib_process) {
+	/* A calibration process has the fixed seed and one cold call: not a
+	 * trial of R1 or R17. */
+	if (pl->reused_calibration && u->calib_process && !e->o.seed_per_trial &&
+	    !e->o.planning.warm_calibration) {
 		json_array_append_new(kept, json_deep_copy(u->calib_process));
 		return kept;
 	}
@@ -197,8 +202,11 @@ static json_t *run_processes(struct engine *e, const struct unit *u, int *distur
 	struct disturb_rule rule = disturb_rule(e);
 	for (int p = 0; p < nproc; p++) {
 		for (int a = 1;; a++) {
+			/* R1: trial p of its own process, or trials 0.. of one */
+			e->trial_seed_next = e->o.seed_per_trial ? 1 + (pl->separate_processes ? p : 0) : 0;
 			json_t *proc = engine_run_driver(e, u, per_process, pl->iterations_per_trial,
 							 pl->warmups, pl->timeout_per_process_s, a);
+			e->trial_seed_next = 0;
 			if (strcmp(record_process_status(proc), ST_COMPLETE)) {
 				json_array_append_new(kept, proc);
 				return kept; /* a non-complete process abandons the rest */
@@ -244,7 +252,7 @@ static json_t *unit_record(struct engine *e, const struct unit *u, json_t *proce
 		.flags = jget_str(in, "flags", NULL),
 		.op = u->op,
 		.plan = u->calibrated ? &u->plan : NULL,
-		.seed_mode = SEED_MODE,
+		.seed_mode = SEED_MODE(e),
 		.seed_hex = SEED_HEX_FIXED,
 		.input_mode = INPUT_MODE,
 		.kat = jget_str(in, "kat", NULL),
@@ -396,6 +404,14 @@ int engine_measure(struct engine *e)
 	m.order = xcalloc(n, sizeof *m.order);
 	m.todo = xcalloc(n, sizeof *m.todo);
 	int rc = EXIT_OK;
+	/* R1: trial t's seed ends in 0x30 + t, which must fit in a byte */
+	if (e->o.seed_per_trial && e->o.planning.trials > SEED_INDEX_MAX + 1) {
+		ngcc_error("--seed-mode per-trial seeds at most %d trials (the last seed byte is "
+			   "0x30 + the trial number); use --trials %d or fewer", SEED_INDEX_MAX + 1,
+			   SEED_INDEX_MAX + 1);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (refuse_stale_libraries(e)) {
 		rc = EXIT_USAGE;
 		goto out;
@@ -407,6 +423,10 @@ int engine_measure(struct engine *e)
 	else if (m.t.failed)
 		rc = EXIT_FAILED;
 	rc = engine_summary(e, &m.t, "record", "measured", rc);
+	if (rc == EXIT_OK || rc == EXIT_FAILED) {
+		int prc = pool_in_measure(e);
+		rc = prc > rc ? prc : rc;
+	}
 out:
 	free(m.order);
 	free(m.todo);
@@ -446,6 +466,7 @@ int measure_command(struct engine_opts *o, int memory_pass)
 		int mrc = memory_pass ? memory_phase(o) : EXIT_OK;
 		if (mrc > rc)
 			rc = mrc;
+		pool_record_options(o);
 	}
 	o->carry = NULL;
 	env_carry_free(&carry);

@@ -37,7 +37,14 @@ const char engine_options_help[] =
 	"  --prior DIR          published dataset or run whose wall times weigh the\n"
 	"                       assignment (repeatable; give every shard the same)\n"
 	"  --op OP              only this operation (repeatable; globs as for\n"
-	"                       SELECTOR; pass<N> or pass* is every KEX pass)\n";
+	"                       SELECTOR; pass<N> or pass* is every KEX pass)\n"
+	"  --seed-mode fixed|per-trial  DRNG seed of the timing processes (default\n"
+	"                       fixed, 00..2f; per-trial: 00..2e, 0x30 + trial, R1)\n"
+	"  --input-pool P       inputs of the input-pool pass after measure, for\n"
+	"                       operations under 10 ms (default 16, or\n"
+	"                       $NGCC_PERF_INPUT_POOL; 0: no pass, R2)\n"
+	"  --warm-calibration   t1 is the median of 3 warm calls, not one cold call;\n"
+	"                       changes n (R17; recorded in planning)\n";
 
 const char selector_help[] =
 	"SELECTOR (any number; none: every candidate) picks instances:\n"
@@ -68,6 +75,29 @@ static int parse_int(const char *arg, const char *name, int min, int *out)
 		return -1;
 	}
 	return 0;
+}
+
+/* docs/method.md §14 R1, R2 and R17. */
+static int engine_opt_seeds_pools(struct engine_opts *o, int c, const char *arg)
+{
+	if (c == 1101) {
+		if (strcmp(arg, "fixed") && strcmp(arg, "per-trial")) {
+			ngcc_error("--seed-mode is fixed or per-trial, not '%s'", arg);
+			return -1;
+		}
+		o->seed_per_trial = !strcmp(arg, "per-trial");
+		return 1;
+	}
+	if (c == 1102) {
+		if (parse_whole_int(arg, 0, ENGINE_INPUT_POOL_MAX, &o->input_pool)) {
+			ngcc_error("--input-pool needs a whole number from 0 (no pool pass) to %d, "
+				   "not '%s'", ENGINE_INPUT_POOL_MAX, arg);
+			return -1;
+		}
+		return 1;
+	}
+	o->planning.warm_calibration = 1;
+	return 1;
 }
 
 int engine_opt(struct engine_opts *o, int c, const char *arg)
@@ -128,6 +158,8 @@ int engine_opt(struct engine_opts *o, int c, const char *arg)
 		if (!sl_contains(&o->ops, arg))
 			sl_push(&o->ops, arg);
 		return 1;
+	case 1101: case 1102: case 1103:
+		return engine_opt_seeds_pools(o, c, arg);
 	default:
 		return 0;
 	}

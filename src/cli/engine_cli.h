@@ -28,7 +28,10 @@
 	{ "deferred-only", no_argument, NULL, 1010 }, \
 	{ "prior", required_argument, NULL, 1011 }, \
 	{ "disturbed-retries", required_argument, NULL, 1012 }, \
-	{ "op", required_argument, NULL, 1013 }
+	{ "op", required_argument, NULL, 1013 }, \
+	{ "seed-mode", required_argument, NULL, 1101 }, \
+	{ "input-pool", required_argument, NULL, 1102 }, \
+	{ "warm-calibration", no_argument, NULL, 1103 }
 int engine_opt(struct engine_opts *o, int c, const char *arg);
 extern const char engine_options_help[];
 /* Parse the command line of calibrate/measure (options, then instance

@@ -15,6 +15,7 @@
 #include "evidence/build_json.h"
 #include "evidence/json.h"
 #include "evidence/memory_json.h"
+#include "evidence/pool_json.h"
 #include "evidence/names.h"
 #include "evidence/paths.h"
 #include "evidence/profile_json.h"
@@ -528,6 +529,17 @@ static void check_memory(struct val *v, const char *rel, const json_t *m)
 	free(op);
 }
 
+/* R2: the per-input medians, their ratio and the flag, recomputed from
+ * the raw batches. */
+static void check_pool(struct val *v, const char *rel, const json_t *p)
+{
+	char *why = NULL;
+	check_unfixed(v, rel, p);
+	if (pool_recompute_check(p, &why))
+		problem(v, rel, "%s (recomputed from the per-input batches)", why);
+	free(why);
+}
+
 /* ---- (4c) check records ------------------------------------------------------------------ */
 
 /* check/<cand>/<stem>__<check>.json: a check this tool knows, and the
@@ -565,6 +577,9 @@ static void check_evidence(struct val *v)
 		else if (str_starts_with(rel, "memory/") &&
 			 !evidence_check_schema(j, MEMORY_KIND, MEMORY_VERSION))
 			check_memory(v, rel, j);
+		else if (str_starts_with(rel, "pool/") &&
+			 !evidence_check_schema(j, POOL_KIND, POOL_VERSION))
+			check_pool(v, rel, j);
 		else if (str_starts_with(rel, "check/") &&
 			 !evidence_check_schema(j, CHECK_KIND, CHECK_VERSION))
 			check_check_record(v, rel, j);

@@ -17,6 +17,7 @@ struct hash_state {
 	unsigned char *msg;
 	unsigned char *digest;      /* digest_bytes, then OPS_BUF_SLACK guard bytes */
 	unsigned char *ref;         /* the first call's digest */
+	unsigned input_k;           /* R2: the pool input hashed (0: the fixed message) */
 };
 
 static struct hash_state *hs(const struct op_ctx *c)
@@ -139,7 +140,7 @@ static int hash_validate(struct op_ctx *c)
 	unsigned char *expect = malloc(h->len + 1);
 	int changed = !expect;
 	if (expect) {
-		hash_message(expect, h->len);
+		hash_message_indexed(expect, h->len, h->input_k);
 		changed = memcmp(expect, h->msg, h->len) != 0;
 		free(expect);
 	}
@@ -168,6 +169,15 @@ static void hash_meta_json(const struct op_ctx *c, json_t *j)
 	json_object_set_new(j, "digest_bytes", json_integer(m->digest_bits / 8));
 }
 
+/* R2: pool input k hashes hash_message_indexed(k), a message of the same
+ * length; setup then takes its reference digest. */
+static void hash_pool_input(struct op_ctx *c, unsigned k)
+{
+	struct hash_state *h = hs(c);
+	h->input_k = k;
+	hash_message_indexed(h->msg, h->len, k);
+}
+
 const struct op_type hash_op_type = {
 	.abi = NGCC_TYPE_HASH,
 	.name = "hash",
@@ -184,4 +194,5 @@ const struct op_type hash_op_type = {
 	.meta_json = hash_meta_json,
 	.observed_json = NULL,
 	.memory_extra = NULL,
+	.pool_input = hash_pool_input,
 };

@@ -108,6 +108,11 @@ struct op_type {
 	 * lengths of 100 signatures) into *out (left NULL for nothing); NULL
 	 * when the type observes nothing more.  0 or -1. */
 	int (*memory_extra)(struct op_ctx *c, json_t **out);
+	/* R2 (driver/pool.h): make the fixed inputs of a freshly allocated
+	 * state those of pool input k (k = 0: the fixed inputs themselves),
+	 * between alloc and setup; NULL when the type's inputs all come from
+	 * the DRNG seed (KEM, KEX), which the pool sets per input. */
+	void (*pool_input)(struct op_ctx *c, unsigned k);
 };
 
 /* The rows, one per measured type (op_types.c), NULL-terminated. */

@@ -36,6 +36,15 @@ static void fixed_message(unsigned char m[SIG_MESSAGE_BYTES])
 		m[i] = (unsigned char)((131 * i + 64) % 256);
 }
 
+/* R2: pool input k signs the message byte[i] = (131 i + 64 + k) mod 256
+ * (k = 0: the fixed message), with the key its seed makes. */
+static void sig_pool_input(struct op_ctx *c, unsigned k)
+{
+	struct sig_state *s = sig(c);
+	for (unsigned i = 0; i < SIG_MESSAGE_BYTES; i++)
+		s->m[i] = (unsigned char)((131 * i + 64 + k) % 256);
+}
+
 /* ---- buffers --------------------------------------------------------------- */
 
 static void sig_release(struct op_ctx *c)
@@ -385,4 +394,5 @@ const struct op_type sig_op_type = {
 	.meta_json = sig_meta_json,
 	.observed_json = sig_observed_json,
 	.memory_extra = sig_memory_extra,
+	.pool_input = sig_pool_input,
 };

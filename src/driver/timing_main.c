@@ -5,6 +5,17 @@
  *   ngcc-perf-driver --lib PATH --op OP --trials T --iters I
  *                    --warmups W [--cpu N] [--seed-hex HEX]
  *                    [--counter auto|fallback] [--counter-hz NAME=HZ]
+ *                    [--trial-seeds FIRST] [--input-pool P [--switch-rate R]]
+ *
+ * --trial-seeds (R1, docs/method.md §14): before trial t the DRNG is seeded
+ * again with seed_indexed(FIRST + t) (method/seeds.h), untimed; the seeds
+ * are listed in the result (trial_seeds_hex).  --input-pool (R2): P inputs
+ * prepared untimed (driver/pool.h); each of the T trials is a round that
+ * times one batch of I calls on every input in turn, after W warm-up calls
+ * per input; the batches go to the result's "pool", not to "trials".  A
+ * batch with more involuntary context switches than the background rate R
+ * per second allows (docs/method.md §4.4's allowance; R = 0: none) is
+ * timed again.
  *
  * --counter-hz gives the rate its phase calibrated for counter NAME: taken
  * (counter.hz_source "phase") when the counter this process opens is NAME,
@@ -26,10 +37,12 @@
  */
 #include "driver/child.h"
 #include "driver/ops.h"
+#include "driver/pool.h"
 #include "driver/procmem.h"
 #include "host/counter.h"
 #include "host/counter_unit.h"
 #include "host/threadcounts.h"
+#include "method/plan.h"
 #include "proc/spawn.h"
 
 #include <getopt.h>
@@ -58,6 +71,9 @@ struct options {
 	int force_fallback;
 	struct counter_rate given;  /* --counter-hz */
 	int has_given;
+	long trial_seeds_first;     /* R1: -1 off */
+	long pool;                  /* R2: inputs, 0 off */
+	double switch_rate;         /* R2: background involuntary switches per second */
 };
 
 struct trial_rec {
@@ -82,11 +98,15 @@ static void usage(FILE *out)
 		"usage: ngcc-perf-driver --lib PATH --op OP --trials T\n"
 		"                        --iters I --warmups W [--cpu N]\n"
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
-		"                        [--counter-hz NAME=HZ]\n"
+		"                        [--counter-hz NAME=HZ] [--trial-seeds FIRST]\n"
+		"                        [--input-pool P [--switch-rate R]]\n"
 		"OP: %s\n"
 		"Times one operation (docs/method.md §5); the JSON result goes to fd 3.\n"
 		"--counter-hz: the phase's rate of counter NAME, used instead of a 100 ms\n"
 		"calibration when this process opens the same counter.\n"
+		"--trial-seeds: seed trial t with 00..2e, 0x30 + FIRST + t (R1).\n"
+		"--input-pool: T rounds of one I-call batch on each of P inputs (R2); a\n"
+		"batch with more involuntary switches than R per second allow is redone.\n"
 		"Exit: 0 complete, 2 usage/load, 3 setup/operation failure,\n"
 		"      4 partial, 5 output validation failed.\n", ops_usage_list());
 }
@@ -100,6 +120,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "warmups", required_argument, NULL, 'w' },
 		{ "counter", required_argument, NULL, 'k' },
 		{ "counter-hz", required_argument, NULL, 'z' },
+		{ "trial-seeds", required_argument, NULL, 'f' },
+		{ "input-pool", required_argument, NULL, 'p' },
+		{ "switch-rate", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -108,6 +131,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->trials = -1;
 	o->iters = -1;
 	o->warmups = -1;
+	o->trial_seeds_first = -1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		int ours = op_opt(&o->k, c, optarg);
 		if (ours < 0)
@@ -129,6 +153,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 				goto bad;
 			o->has_given = 1;
 			break;
+		case 'f':
+			if (child_parse_long(optarg, 0, &o->trial_seeds_first) ||
+			    o->trial_seeds_first > SEED_INDEX_MAX)
+				goto bad;
+			break;
+		case 'p':
+			if (child_parse_long(optarg, 1, &o->pool) || o->pool > POOL_MAX_INPUTS)
+				goto bad;
+			break;
+		case 'r': {
+			char *end;
+			o->switch_rate = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->switch_rate >= 0) || o->switch_rate > 1e6)
+				goto bad;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);
@@ -137,7 +177,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	if (!op_opts_complete(&o->k) || o->trials < 0 || o->iters < 0 || o->warmups < 0 ||
-	    optind != argc)
+	    optind != argc ||
+	    (o->trial_seeds_first >= 0 && o->trial_seeds_first + o->trials - 1 > SEED_INDEX_MAX))
 		goto bad;
 	return 0;
 bad:
@@ -226,6 +267,7 @@ struct result {
 	int validation_performed, validation_ok;
 	const char *validation_detail;
 	double overhead_ticks, overhead_ns;
+	json_t *pool;               /* R2: the batches per input, or NULL */
 };
 
 static json_t *jnum_or_null(long long v)
@@ -307,6 +349,18 @@ static json_t *counter_json(const struct counter *c, const struct result *r)
 	return j;
 }
 
+/* R1: the seeds of the trials run, in order. */
+static json_t *trial_seeds_json(const struct options *o, long n)
+{
+	json_t *a = json_array();
+	char hex[2 * SEED_BYTES + 1];
+	for (long t = 0; t < n; t++) {
+		seed_indexed_hex((unsigned)(o->trial_seeds_first + t), hex);
+		json_array_append_new(a, json_string(hex));
+	}
+	return a;
+}
+
 static void emit_result(const struct options *o, const struct op_ctx *k,
 			const struct counter *c, const struct result *r)
 {
@@ -320,6 +374,10 @@ static void emit_result(const struct options *o, const struct op_ctx *k,
 	json_object_set_new(j, "meta", meta_json(o, k));
 	json_object_set_new(j, "seed_hex", json_string(seed_hex));
 	json_object_set_new(j, "trials", trials_json(r));
+	if (o->trial_seeds_first >= 0)
+		json_object_set_new(j, "trial_seeds_hex", trial_seeds_json(o, r->n_trials));
+	if (r->pool)
+		json_object_set_new(j, "pool", json_incref(r->pool));
 	json_object_set_new(j, "rss", rss_json(r));
 	json_t *v = json_object();
 	json_object_set_new(v, "performed", json_boolean(r->validation_performed));
@@ -341,6 +399,98 @@ static void install_signals(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+}
+
+/* ---- R2: the input pool --------------------------------------------------- */
+
+/* A batch the scheduler preempted is timed again, at most this often. */
+#define POOL_BATCH_RETRIES 3
+
+/* One batch of iters calls on input k: its ns and cycles appended to the
+ * input's arrays.  A batch with more involuntary context switches than the
+ * background allows for its length is redone (up to POOL_BATCH_RETRIES
+ * times, counted in the input's "retries"): on a busy host one preemption
+ * would otherwise be a slow input.  0, or -1 on an operation failure. */
+static int pool_batch(const struct options *o, struct op_ctx *k, const struct pool_set *ps,
+		      long in, struct counter *c, json_t *input)
+{
+	const long iters = o->iters;
+	uint64_t cycles, ns;
+	for (int retry = 0;; retry++) {
+		struct thread_counts a, b;
+		pool_use(k, ps, in);
+		thread_counts_read(&a);
+		long done = timed_calls(k, iters, c, &cycles, &ns);
+		thread_counts_read(&b);
+		if (done != iters)
+			return -1;
+		long allowed = plan_disturbance_allowance(0, o->switch_rate, (double)ns * 1e-9);
+		if (b.invol - a.invol <= allowed || retry == POOL_BATCH_RETRIES)
+			break;
+		json_object_set_new(input, "retries",
+				    json_integer(json_integer_value(json_object_get(input, "retries")) + 1));
+	}
+	json_array_append_new(json_object_get(input, "ns"), json_integer((json_int_t)ns));
+	json_array_append_new(json_object_get(input, "cycles"), c->kind == COUNTER_NONE ?
+			      json_null() : json_integer((json_int_t)cycles));
+	return 0;
+}
+
+static int pool_fail(struct result *r, const char *status, int code)
+{
+	r->status = status;
+	r->error = ops_failure();
+	return code;
+}
+
+/* Prepare the pool, warm every input, then T rounds of one batch per input,
+ * the inputs in turn so that a slow moment of the host touches them all. */
+static int measure_pool(const struct options *o, struct op_ctx *k, struct counter *c,
+			struct result *r)
+{
+	struct pool_set ps;
+	if (pool_setup(k, o->pool, &ps))
+		return pool_fail(r, "failed", DRV_OPFAIL);
+	counter_overhead(c, OVERHEAD_BRACKETS, &r->overhead_ticks, &r->overhead_ns);
+	json_t *inputs = json_array();
+	r->pool = json_pack("{sIsIsIso}", "size", (json_int_t)o->pool, "rounds",
+			    (json_int_t)o->trials, "calls_per_batch", (json_int_t)o->iters,
+			    "inputs", inputs);
+	int rc = DRV_OK;
+	for (long in = 0; in < o->pool && rc == DRV_OK; in++) {
+		char hex[2 * SEED_BYTES + 1];
+		seed_indexed_hex((unsigned)in, hex);
+		json_array_append_new(inputs, json_pack("{sIss s[] s[] si}", "input", (json_int_t)in,
+							"seed_hex", hex, "ns", "cycles", "retries", 0));
+		pool_use(k, &ps, in);
+		for (long w = 0; w < o->warmups && rc == DRV_OK; w++)
+			if (ops_call_once(k))
+				rc = pool_fail(r, "failed", DRV_OPFAIL);
+	}
+	for (long t = 0; t < o->trials && rc == DRV_OK; t++) {
+		if (interrupted) {
+			r->status = "partial";
+			r->error = "interrupted by a signal between rounds";
+			rc = DRV_PARTIAL;
+		}
+		for (long in = 0; in < o->pool && rc == DRV_OK; in++)
+			if (pool_batch(o, k, &ps, in, c, json_array_get(inputs, (size_t)in)))
+				rc = pool_fail(r, "failed", DRV_OPFAIL);
+	}
+	/* R3 on every input's last outputs */
+	for (long in = 0; in < o->pool && rc == DRV_OK; in++) {
+		k->st = ps.st[in];
+		r->validation_performed = 1;
+		if (ops_validate(k)) {
+			r->validation_detail = ops_failure();
+			rc = pool_fail(r, "invalid_output", DRV_INVALID);
+		}
+	}
+	r->validation_ok = rc == DRV_OK;
+	if (rc == DRV_OK)
+		r->status = "complete";
+	pool_free(k, &ps);
+	return rc;
 }
 
 /* Everything after a successful load and seed. */
@@ -382,6 +532,11 @@ static int measure(const struct options *o, struct op_ctx *k,
 			r->error = "interrupted by a signal between trials";
 			r->h2 = procmem_hwm_kib();
 			return DRV_PARTIAL;
+		}
+		if (o->trial_seeds_first >= 0) {
+			unsigned char seed[SEED_BYTES];
+			seed_indexed((unsigned)(o->trial_seeds_first + t), seed);
+			k->lib.seed(seed, SEED_BYTES);
 		}
 		if (run_trial(k, o->iters, c, &r->trials[t])) {
 			r->status = "failed";
@@ -442,12 +597,13 @@ int main(int argc, char **argv)
 	k.lib.seed(o.k.seed, o.k.seed_len);
 	r.loaded = procmem_resident_bytes();
 	counter_open_given(&c, o.force_fallback, o.has_given ? &o.given : NULL);
-	r.exit_code = measure(&o, &k, &c, &r);
+	r.exit_code = o.pool ? measure_pool(&o, &k, &c, &r) : measure(&o, &k, &c, &r);
 	if (r.exit_code != DRV_OK && r.error)
 		fprintf(stderr, "ngcc-perf-driver: %s %s: %s\n", o.k.lib, o.k.op, r.error);
 	emit_result(&o, &k, &c, &r);
 	counter_close(&c);
 	free(r.trials);
+	json_decref(r.pool);
 	ops_close(&k);
 	/* No dlclose: a candidate's destructors must not get a chance to
 	 * change the exit status of a finished measurement. */

@@ -6,6 +6,7 @@
 #include "evidence/json.h"
 #include "evidence/memory_json.h"
 #include "evidence/names.h"
+#include "evidence/pool_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
 #include "util/util.h"
@@ -72,7 +73,7 @@ static const struct unit_kind unit_kinds[] = {
 	{ "check", CHECK_KIND, check_record_check, "check", "timed_library_sha256", 0, NULL },
 	{ "calibrate", NULL, NULL, NULL, NULL, 0, NULL },
 	{ "samples", NULL, NULL, NULL, NULL, 0, NULL },
-	{ "pool", NULL, NULL, NULL, NULL, 0, NULL },
+	{ "pool", POOL_KIND, pool_check, "op_key", "library_sha256", 0, NULL },
 };
 
 /* The check function of the format a document names, for the files that
@@ -86,6 +87,7 @@ static int (*format_of(const json_t *j))(const json_t *, char **)
 		{ RECORD_KIND, record_check }, { PROFILE_KIND, profile_check_fields },
 		{ MEMORY_KIND, memory_check }, { BUILD_JSON_KIND, build_json_check },
 		{ CAMPAIGN_KIND, campaign_check }, { CHECK_KIND, check_record_check },
+		{ POOL_KIND, pool_check },
 	};
 	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
 		if (!evidence_check_schema(j, formats[i].kind, 1))

@@ -335,7 +335,7 @@ json_t *campaign_planning_json(const struct planning *p)
 	json_object_set_new(j, "separate_process_setup_s", json_real(p->separate_process_setup_s));
 	json_object_set_new(j, "max_disturbed_retries", json_integer(p->max_disturbed_retries));
 	json_object_set_new(j, "max_invol_switches_per_trial", json_integer(p->max_invol_switches_per_trial));
-	json_object_set_new(j, "warm_calibration", json_false());
+	json_object_set_new(j, "warm_calibration", json_boolean(p->warm_calibration));
 	return j;
 }
 
@@ -354,6 +354,7 @@ void campaign_planning_read(const json_t *j, struct planning *p)
 						 p->max_disturbed_retries);
 	p->max_invol_switches_per_trial = (int)jget_int(j, "max_invol_switches_per_trial",
 							p->max_invol_switches_per_trial);
+	p->warm_calibration = jget_bool(j, "warm_calibration", p->warm_calibration);
 }
 
 int campaign_planning_check(json_t *doc, const struct planning *p, char **why)

@@ -111,6 +111,8 @@ json_t *record_process_entry(const struct process_run *run)
 	json_object_set_new(e, "wall_s", json_real(res->wall_s));
 	json_object_set_new(e, "error", jstr_or_null(error));
 	json_object_set_new(e, "seed_hex", copy_or(dr, "seed_hex", json_null()));
+	if (json_object_get(dr, "trial_seeds_hex")) /* R1 */
+		json_object_set_new(e, "trial_seeds_hex", copy_or(dr, "trial_seeds_hex", json_null()));
 	json_object_set_new(e, "meta", copy_or(dr, "meta", json_null()));
 	json_t *trials = copy_or(dr, "trials", json_array());
 	json_object_set_new(e, "trials", trials);
@@ -499,6 +501,17 @@ static json_t *borrowed(json_t *j)
 	return j ? json_incref(j) : json_null();
 }
 
+/* R1: the trial seeds of the kept processes in execution order, as the
+ * flattened trials are (a process without them: none listed). */
+static json_t *record_trial_seeds(const json_t *processes)
+{
+	json_t *all = json_array(), *p;
+	size_t i;
+	json_array_foreach(processes, i, p)
+		json_array_extend(all, json_object_get(p, "trial_seeds_hex"));
+	return all;
+}
+
 json_t *record_build(const struct record_input *in)
 {
 	json_t *r = json_object();
@@ -522,6 +535,9 @@ json_t *record_build(const struct record_input *in)
 	json_object_set_new(r, "input_bytes", L ? json_integer((json_int_t)L) : json_null());
 	json_object_set_new(r, "plan", in->plan ? record_plan_json(in->plan) : json_null());
 	json_object_set_new(r, "seed", json_pack("{ss*ss*}", "mode", in->seed_mode, "bytes_hex", in->seed_hex));
+	if (in->seed_mode && !strcmp(in->seed_mode, "per-trial"))
+		json_object_set_new(json_object_get(r, "seed"), "trials_hex",
+				    record_trial_seeds(in->processes));
 	json_object_set_new(r, "inputs", json_pack("{ss*sn}", "mode", in->input_mode ? in->input_mode : "fixed", "pool_size"));
 	json_object_set_new(r, "kat", jstr_or_null(in->kat));
 	json_object_set_new(r, "kat_not_passed", json_boolean(in->kat_not_passed));

@@ -20,6 +20,14 @@ static inline void hash_message(unsigned char *buf, size_t len_bytes)
 		buf[i] = (unsigned char)((131 * i + len_bytes) % 256);
 }
 
+/* Input k of an input pool (docs/method.md §14 R2): byte[i] =
+ * (131 i + L + k) mod 256, the same length; k = 0 is hash_message. */
+static inline void hash_message_indexed(unsigned char *buf, size_t len_bytes, unsigned k)
+{
+	for (size_t i = 0; i < len_bytes; i++)
+		buf[i] = (unsigned char)((131 * i + len_bytes + k) % 256);
+}
+
 /* L of the operation key "hash_<L>" (message bytes); 0 for any other key. */
 unsigned long long hash_op_bytes(const char *op);
 

@@ -20,6 +20,7 @@ void planning_defaults(struct planning *p)
 	p->separate_process_setup_s = 60;
 	p->max_disturbed_retries = 3;
 	p->max_invol_switches_per_trial = 0;
+	p->warm_calibration = 0;
 }
 
 long plan_disturbance_allowance(long base, double rate_per_s, double trial_s)

@@ -15,6 +15,7 @@ struct planning {
 	double separate_process_setup_s;  /* 60 */
 	int max_disturbed_retries;        /* 3 */
 	int max_invol_switches_per_trial; /* 0 */
+	int warm_calibration;             /* 0; R17: t1 = median of 3 warm calls */
 };
 
 struct plan {

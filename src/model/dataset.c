@@ -262,7 +262,7 @@ static int load_extra_dir(const struct ds_source *src, const char *kind,
 			rc = -1;
 			break;
 		}
-		if (strcmp(kind, "memory")) {
+		if (strcmp(kind, "memory") && strcmp(kind, "pool")) {
 			json_decref(j);
 			j = NULL;
 		}
@@ -1005,9 +1005,16 @@ const struct ds_profile *ds_find_profile(const struct ds_instance *in, const cha
 
 const json_t *ds_find_memory(const struct ds_instance *in, const char *op)
 {
+	return ds_find_extra(in, "memory", op);
+}
+
+const json_t *ds_find_extra(const struct ds_instance *in, const char *kind, const char *op)
+{
+	size_t kl = strlen(kind);
 	for (size_t i = 0; i < in->n_extra; i++) {
 		const json_t *j = in->extra_json[i];
-		if (j && !strcmp(jget_str(j, "operation", ""), op) &&
+		if (j && !strncmp(in->extra_item[i], kind, kl) && in->extra_item[i][kl] == ' ' &&
+		    !strcmp(jget_str(j, "operation", ""), op) &&
 		    !strcmp(jget_str(j, "status", ""), "complete"))
 			return j;
 	}

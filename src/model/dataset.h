@@ -58,7 +58,7 @@ struct ds_instance {
 	/* extension records (memory/, samples/, pool/): "<kind> <op>" and
 	 * the path relative to the evidence root, §4 order within a kind */
 	char **extra_item, **extra_path;
-	json_t **extra_json;  /* memory/ records ("ngcc-perf/memory/1"), else NULL */
+	json_t **extra_json;  /* memory/ and pool/ records, else NULL */
 	size_t n_extra;
 	/* check records by enum check_id (check/<cand>/<stem>__<check>.json;
 	 * a run reads them from the workspace's build/<cand>/check/), NULL
@@ -141,6 +141,9 @@ int ds_profile_complete(const struct ds_profile *p);
 /* The complete memory record (memory/<cand>/<stem>__<op>.json) of an
  * operation, or NULL. */
 const json_t *ds_find_memory(const struct ds_instance *in, const char *op);
+/* The complete extension record of kind ("memory", "pool") for op, or
+ * NULL. */
+const json_t *ds_find_extra(const struct ds_instance *in, const char *kind, const char *op);
 /* The RSS after loading the library and the operation's peak RSS (bytes,
  * -1 when unknown) of a timed operation: from its memory record when the
  * memory pass made one (returned), else the largest over the record's

@@ -12,6 +12,7 @@
 #include "campaign/baseline.h"
 #include "campaign/engine.h"
 #include "campaign/memory.h"
+#include "campaign/pool.h"
 #include "campaign/profile.h"
 #include "campaign/repeat.h"
 #include "campaign/results.h"
@@ -247,6 +248,7 @@ int campaign_run(struct campaign_request *r)
 			memory_record_option(o, r->memory_pass);
 			if (r->memory_pass)
 				rc = worse(rc, memory_phase(o));
+			pool_record_options(o);
 			/* The profile is the public-key candidates' (§2.3). */
 			if (any_candidate(o->workspace, &ids, 1))
 				rc = worse(rc, profile_phase(o));

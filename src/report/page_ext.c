@@ -591,6 +591,7 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	profile_detail(md, c);
 	conditions(md, c);
 	observed_sizes(md, ds, c);
+	candidate_pools(md, c);
 	charts_index(md, charts);
 	additional_evidence(md, c);
 	candidate_checks(md, c);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "evidence/json.h"
+#include "evidence/pool_json.h"
 #include "host/counter_unit.h"
 #include "host/env.h"
 #include "method/format.h"
@@ -28,6 +29,10 @@ struct run_facts {
 	size_t profiles;           /* complete profile records */
 	const char *tick_source;   /* of the first complete profile */
 	size_t memory, samples, pool;  /* extension records by kind */
+	size_t pool_flagged;       /* pool records flagged input-dependent (R2) */
+	long long pool_min, pool_max;  /* their pool sizes */
+	size_t seeded_records;     /* records with per-trial seeds (R1) */
+	long long max_trial_seed;  /* the highest trial number seeded (R1) */
 	size_t baseline;           /* timing records of candidate `iccs` */
 };
 
@@ -61,6 +66,21 @@ static void gather_extras(const struct ds_instance *in, struct run_facts *f)
 		f->memory += !strncmp(item, "memory ", 7);
 		f->samples += !strncmp(item, "samples ", 8);
 		f->pool += !strncmp(item, "pool ", 5);
+		if (strncmp(item, "pool ", 5) || !in->extra_json[x])
+			continue;
+		f->pool_flagged += jget_bool(in->extra_json[x], "input_dependent", 0);
+		long long size = jget_int(json_object_get(in->extra_json[x], "plan"), "pool_size", 0);
+		if (!f->pool_min || size < f->pool_min)
+			f->pool_min = size;
+		if (size > f->pool_max)
+			f->pool_max = size;
+	}
+	for (size_t r = 0; r < in->n_rec; r++) {
+		size_t n = json_array_size(json_object_get(json_object_get(in->rec[r].j, "seed"),
+							   "trials_hex"));
+		f->seeded_records += n > 0;
+		if (n && (long long)n - 1 > f->max_trial_seed)
+			f->max_trial_seed = (long long)n - 1;
 	}
 }
 
@@ -158,6 +178,50 @@ static void planning(struct md_page *md, const json_t *pl, const struct run_fact
 		 num(g, pl, "max_disturbed_retries", 3), f->retries);
 }
 
+/* R1, R2 and R17 (docs/method.md §14), as far as the run's options and
+ * records show them. */
+static void pool_and_seed_lines(struct md_page *md, const json_t *opt, const struct run_facts *f)
+{
+	char sizes[64];
+	if (f->pool_min == f->pool_max)
+		snprintf(sizes, sizeof sizes, "%lld", f->pool_max);
+	else
+		snprintf(sizes, sizeof sizes, "%lld to %lld", f->pool_min, f->pool_max);
+	if (f->pool)
+		md_linef(md, "- An input-pool pass (R2) left %zu pool record(s): each operation "
+			 "under 10 ms was timed again on %s inputs, input k made from the DRNG "
+			 "seed 00..2e, 0x30 + k (and, for signatures and hashes, its own message), in "
+			 "5 rounds of one batch per input, a batch preempted by the scheduler timed "
+			 "again. Each input's median time per call is kept; an operation is flagged "
+			 "\"input-dependent timing\" when its slowest input's median exceeds %.2g "
+			 "times its fastest's, a margin chosen above the spread that medians of a few "
+			 "short batches show on a shared or virtual host without any input "
+			 "dependence, so that a flag is a real difference; smaller differences are "
+			 "visible in the ratio. %zu operation(s) were flagged. The pool changes no "
+			 "value of the seed tables.", f->pool, sizes, POOL_FLAG_RATIO, f->pool_flagged);
+	else if (json_is_integer(json_object_get(opt, "input_pool")) &&
+		 !jget_int(opt, "input_pool", 0))
+		md_linef(md, "- No input-pool pass ran (`--input-pool 0`): input dependence of "
+			 "the timings is not reported.");
+	else
+		md_linef(md, "- No input-pool record was made: input dependence of the timings is "
+			 "not reported.");
+	if (f->seeded_records)
+		md_linef(md, "- Per-trial seeds (R1): %zu record(s) list the seed of each trial, "
+			 "00..2e followed by 0x30 + the trial number (trial 0: ...2e30, up to trial "
+			 "%lld: ...2e%02llx), after setup and warm-ups on the seed 00..2f.",
+			 f->seeded_records, f->max_trial_seed, 0x30 + f->max_trial_seed);
+}
+
+/* R17: how t1 was calibrated, when not by the reference's cold call. */
+static void warm_calibration_line(struct md_page *md, const json_t *planning)
+{
+	if (json_is_true(json_object_get(planning, "warm_calibration")))
+		md_linef(md, "- Warm calibration (R17): t1 is the median of 3 calls after one "
+			 "warm-up instead of one cold call, so the n column can differ from the "
+			 "seed pages' planning.");
+}
+
 /* The passes beyond timing (docs/method.md §14), stated only as far as the run's
  * options and records show they ran. */
 static void extension_passes(struct md_page *md, const json_t *opt, const struct run_facts *f)
@@ -176,8 +240,7 @@ static void extension_passes(struct md_page *md, const json_t *opt, const struct
 	else
 		md_linef(md, "- No per-call sampling pass ran: the robust statistics (median, "
 			 "percentiles, bootstrap interval) are not reported.");
-	if (f->pool)
-		md_linef(md, "- An input-pool pass left %zu pool record(s).", f->pool);
+	pool_and_seed_lines(md, opt, f);
 }
 
 /* The inputs bullet: the signing message and the hash lengths only for
@@ -189,7 +252,8 @@ static void inputs(struct md_page *md, const json_t *opt, const struct run_facts
 	sb_addf(&sb, "- Inputs: every library is checked against the submitted KAT vectors before "
 		"timing; the ICCS DRNG is seeded %s",
 		strcmp(seed, "per-trial") ? "once per process with the bytes 00..2f"
-		: "per trial with the bytes 00..2e and 0x30 + the trial number");
+		: "with the bytes 00..2f for setup and warm-ups, then before each trial with "
+		  "the bytes 00..2e and 0x30 + the trial number");
 	if (f->sign)
 		sb_adds(&sb, "; signatures sign a fixed 64-byte message, a failed signing attempt "
 			"is retried (up to 64 times) inside the timing and counted, and verify checks "
@@ -278,6 +342,7 @@ static void measurement(struct md_page *md, const struct dataset *ds, const stru
 	md_linef(md, "- Metric: arithmetic mean over all timed calls; the median of trial means is "
 		 "recorded as a robustness check.");
 	extension_passes(md, opt, f);
+	warm_calibration_line(md, pl);
 	if (f->kex)
 		md_linef(md, "- Key exchange: `exchange` times the whole official flow per call; single "
 			 "steps are bracketed per call inside a whole exchange, so their wall time "

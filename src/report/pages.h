@@ -51,6 +51,9 @@ struct site_charts;
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
 			  const struct ds_candidate *c, int extensions,
 			  const struct site_charts *charts);
+/* A.7 "Input variation" (page_pool.c, docs/method.md §14.2, R2): nothing
+ * without pool records. */
+void candidate_pools(struct md_page *md, const struct ds_candidate *c);
 /* Does the candidate page have A.3 (memory detail)? */
 int memory_detail_shown(const struct ds_candidate *c);
 /* The chart "<ID>-<suffix>" of charts, when there is one, as an image

@@ -41,6 +41,32 @@ static struct est_model model(void)
 	return m;
 }
 
+/* R2: no pool pass with --input-pool 0, nor for operations of 10 ms and
+ * more. */
+static void test_pool_cost(void **state)
+{
+	struct planning p;
+	struct est_model m = model();
+	struct estimate est;
+	struct plan pl;
+	(void)state;
+	planning_defaults(&p);
+	m.input_pool = 0;
+	est_init(&est, &p, &m);
+	est_add_unit(&est, "a", "A-1", "keygen", EST_CALIBRATION, 1e-3, 0.01);
+	est_compute(&est, 1, NULL);
+	plan_compute(&p, 1e-3, 0.01, &pl);
+	assert_near(est.units[0].measure_s, pl.estimated_s + 0.5);
+	est_free(&est);
+	m.input_pool = 16;
+	est_init(&est, &p, &m);
+	est_add_unit(&est, "a", "A-1", "keygen", EST_CALIBRATION, 0.01, 0.01);
+	est_compute(&est, 1, NULL);
+	plan_compute(&p, 0.01, 0.01, &pl);
+	assert_near(est.units[0].measure_s, pl.estimated_s + 0.5);
+	est_free(&est);
+}
+
 static void test_unit_phases(void **state)
 {
 	struct planning p;
@@ -58,7 +84,9 @@ static void test_unit_phases(void **state)
 	const struct est_unit *u = &est.units[0];
 	assert_int_equal(u->plan.iterations_per_trial, pl.iterations_per_trial);
 	assert_near(u->calibrate_s, 1e-3 + 0.01 + 0.5);
-	assert_near(u->measure_s, pl.estimated_s + 0.5);
+	/* with the input-pool pass (R2): S + 16 inputs x (5 rounds x 10 calls of
+	 * 10 ms batches + 1 warm-up) x t1 + the unit overhead */
+	assert_near(u->measure_s, pl.estimated_s + 0.5 + 0.01 + 16 * (5 * 10 + 1) * 1e-3 + 0.5);
 	assert_near(u->memory_s, 0.01 + (double)(memory_calls(1e-3) + 1) * (2e-3 + m.memory_call_s) + 0.5);
 	/* The default trial target, 1 s: 1000 iterations of 1 ms. */
 	assert_near(u->profile_s, 0.01 + (double)(1000 + profile_warmups(1e-3)) * 1e-3 + 0.1 + 0.5);
@@ -262,6 +290,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unit_phases),
+		cmocka_unit_test(test_pool_cost),
 		cmocka_unit_test(test_profile_iterations),
 		cmocka_unit_test(test_passes_off_and_unknown),
 		cmocka_unit_test(test_cpus_defer_dominating),

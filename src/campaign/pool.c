@@ -1,0 +1,376 @@
+/* pool.c — see pool.h (docs/method.md §14 R2). */
+#include "campaign/pool.h"
+
+#include "campaign/rundir.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/record.h"
+#include "proc/command.h"
+#include "util/interrupt.h"
+#include "util/untrusted.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long pool_calls_per_batch(const struct planning *p, double t1_s)
+{
+	double target = p->trial_target_s / POOL_BATCH_DIVISOR;
+	double n = t1_s > 0 ? ceil(target / t1_s) : (double)p->max_iters_per_trial;
+	if (n < 1)
+		return 1;
+	return n > p->max_iters_per_trial ? p->max_iters_per_trial : (long)n;
+}
+
+double pool_timeout_s(long pool, long calls, double t1_s, double setup_s)
+{
+	double calls_total = (double)pool * ((double)POOL_ROUNDS * (double)calls + POOL_WARMUPS);
+	return 3 * calls_total * (t1_s > 0 ? t1_s : 0) + 3 * (double)pool * setup_s + 120;
+}
+
+/* ---- the options in campaign.json ----------------------------------------------- */
+
+static int options_cb(json_t *doc, void *ctx)
+{
+	const struct engine_opts *o = ctx;
+	campaign_set_option(doc, "input_pool", json_integer(o->input_pool));
+	campaign_set_option(doc, "seed_mode", json_string(o->seed_per_trial ? "per-trial" : "fixed"));
+	return 0;
+}
+
+void pool_record_options(const struct engine_opts *o)
+{
+	if (!o->run)
+		return;
+	char *run = engine_run_dir(o);
+	if (!mkdir_p(run, 0755))
+		campaign_update(o->workspace, run, options_cb, (void *)o);
+	free(run);
+}
+
+/* ---- one unit ---------------------------------------------------------------------- */
+
+struct pass {
+	struct engine *e;
+	struct tally t;
+	int refused;
+	struct progress progress;
+	int k;
+};
+
+struct unit_plan {
+	long pool, calls;
+	double t1_s, setup_s, timeout_s;
+};
+
+static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		json_t *v = json_object_get(from, *keys);
+		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
+	}
+}
+
+/* The driver's batches as per_input entries; NULL when its pool is not
+ * the one planned (size, rounds, calls). */
+static json_t *per_input(const json_t *result, const struct unit_plan *pl)
+{
+	const json_t *pool = json_object_get(result, "pool");
+	const json_t *inputs = json_object_get(pool, "inputs");
+	if (jget_int(pool, "size", -1) != pl->pool || jget_int(pool, "calls_per_batch", -1) != pl->calls ||
+	    json_array_size(inputs) != (size_t)pl->pool)
+		return NULL;
+	json_t *out = json_array();
+	size_t i;
+	json_t *in;
+	json_array_foreach(inputs, i, in) {
+		const json_t *ns = json_object_get(in, "ns");
+		if (json_array_size(ns) != POOL_ROUNDS) {
+			json_decref(out);
+			return NULL;
+		}
+		json_array_append_new(out, json_pack("{sIsssOsOsI}", "input", (json_int_t)i,
+						     "seed_hex", jget_str(in, "seed_hex", ""),
+						     "batch_ns", ns,
+						     "batch_cycles", json_object_get(in, "cycles"),
+						     "preempted_batches_redone",
+						     (json_int_t)jget_int(in, "retries", 0)));
+	}
+	return out;
+}
+
+static const char *run_status(const struct spawn_res *r, const json_t *result,
+			      const struct unit_plan *pl, json_t **inputs, char **detail)
+{
+	*inputs = NULL;
+	*detail = NULL;
+	if (!r) {
+		*detail = xstrdup("the driver could not be started");
+		return ST_FAILED;
+	}
+	if (r->timed_out) {
+		*detail = spawn_describe(r, pl->timeout_s);
+		return ST_HARD_TIMEOUT;
+	}
+	char *how = spawn_describe(r, pl->timeout_s);
+	const char *err = jget_str(result, "error", NULL);
+	if (!result)
+		*detail = xasprintf("no result from the driver (%s)", how);
+	else if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(result, "status", ""), ST_COMPLETE))
+		*detail = err ? xasprintf("%s (%s)", err, how) : xstrdup(how);
+	else if (!(*inputs = per_input(result, pl)))
+		*detail = xasprintf("the driver's pool is not the one planned (%ld inputs, %d rounds "
+				    "of %ld calls)", pl->pool, POOL_ROUNDS, pl->calls);
+	free(how);
+	return *detail ? ST_FAILED : ST_COMPLETE;
+}
+
+static json_t *process_json(const struct spawn_res *r, json_t *command, const char *status,
+			    const char *detail)
+{
+	json_t *p = json_object();
+	json_object_set_new(p, "status", json_string(status));
+	json_object_set_new(p, "exit_code", r && r->exited ? json_integer(r->exit_code) : json_null());
+	json_object_set_new(p, "command", json_incref(command));
+	json_object_set_new(p, "wall_s", r ? json_real(r->wall_s) : json_null());
+	json_object_set_new(p, "error", jstr_or_null(detail));
+	json_object_set_new(p, "stderr_tail", jstr_or_null(r ? r->err_tail : NULL));
+	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(r));
+	return p;
+}
+
+struct run_out {
+	const struct spawn_res *res;
+	const json_t *result;
+	json_t *command;
+	const char *started, *ended;
+	json_t *load_start, *load_end;
+};
+
+static json_t *build_record(const struct engine *e, const struct unit *u, const json_t *timing,
+			    const struct unit_plan *pl, const struct run_out *ro)
+{
+	static const char *const identity[] = { "candidate", "label", "instance", "variant", "flags",
+		"operation", "op_key", "input_bytes", NULL };
+	static const char *const build[] = { "kat", "kat_not_passed", "library", "library_sha256",
+		"kat_log", "kat_log_sha256", NULL };
+	char *detail = NULL;
+	json_t *inputs = NULL;
+	const char *status = run_status(ro->res, ro->result, pl, &inputs, &detail);
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", evidence_schema(POOL_KIND, POOL_VERSION));
+	json_object_set_new(j, "status", json_string(status));
+	if (detail)
+		json_object_set_new(j, "status_detail", json_string(detail));
+	copy_keys(j, timing, identity);
+	json_object_set_new(j, "plan", json_pack("{sIsisIsisfsfsf}", "pool_size", (json_int_t)pl->pool,
+						 "rounds", POOL_ROUNDS, "calls_per_batch",
+						 (json_int_t)pl->calls, "warmups_per_input",
+						 POOL_WARMUPS, "timeout_s", pl->timeout_s,
+						 "t1_s", pl->t1_s, "setup_s", pl->setup_s));
+	json_object_set_new(j, "seed", json_pack("{ssss}", "mode", "per-input", "rule",
+						 "input k: bytes 00..2e, then 0x30 + k"));
+	json_object_set_new(j, "inputs", json_pack("{sssI}", "mode", "pool", "pool_size",
+						   (json_int_t)pl->pool));
+	copy_keys(j, timing, build);
+	json_object_set_new(j, "host", json_deep_copy(e->host_state));
+	json_object_set_new(j, "started_utc", json_string(ro->started));
+	json_object_set_new(j, "ended_utc", json_string(ro->ended));
+	json_object_set_new(j, "load_average_start", json_incref(ro->load_start));
+	json_object_set_new(j, "load_average_end", json_incref(ro->load_end));
+	json_object_set_new(j, "environment", json_deep_copy(e->env));
+	json_object_set_new(j, "cpu", json_integer(e->cpu));
+	const json_t *counter = json_object_get(ro->result, "counter");
+	json_object_set_new(j, "counter", counter ? json_deep_copy(counter) : json_null());
+	json_object_set_new(j, "process", process_json(ro->res, ro->command, status, detail));
+	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
+	json_object_set_new(j, "timing_record", json_string(timing_path));
+	free(timing_path);
+	json_object_set_new(j, "per_input", inputs ? inputs : json_array());
+	pool_derive(j);
+	free(detail);
+	return j;
+}
+
+static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *timing,
+			const struct unit_plan *pl)
+{
+	struct engine *e = ps->e;
+	struct child_cmd cmd;
+	struct run_out ro;
+	char started[32], ended[32];
+	memset(&ro, 0, sizeof ro);
+	child_cmd_init(&cmd, DRIVER_NAME);
+	child_cmd_arg(&cmd, "--lib");
+	child_cmd_arg(&cmd, u->library);
+	child_cmd_arg(&cmd, "--op");
+	child_cmd_arg(&cmd, u->op);
+	child_cmd_arg(&cmd, "--input-pool");
+	child_cmd_argf(&cmd, "%ld", pl->pool);
+	child_cmd_arg(&cmd, "--trials");
+	child_cmd_argf(&cmd, "%d", POOL_ROUNDS);
+	child_cmd_arg(&cmd, "--iters");
+	child_cmd_argf(&cmd, "%ld", pl->calls);
+	child_cmd_arg(&cmd, "--warmups");
+	child_cmd_argf(&cmd, "%d", POOL_WARMUPS);
+	child_cmd_arg(&cmd, "--cpu");
+	child_cmd_argf(&cmd, "%d", e->cpu);
+	if (e->o.counter_fallback) {
+		child_cmd_arg(&cmd, "--counter");
+		child_cmd_arg(&cmd, "fallback");
+	}
+	engine_counter_rate_arg(e, &cmd);
+	/* the allowance of docs/method.md §4.4 for the batches */
+	if (e->have_background) {
+		child_cmd_arg(&cmd, "--switch-rate");
+		child_cmd_argf(&cmd, "%.6g", e->background.invol_per_s_max);
+	}
+	ro.command = cmd.shown;
+	struct spawn_res res;
+	utc_now_iso(started);
+	ro.load_start = record_load_average();
+	int ran = !engine_spawn(e, &cmd, pl->timeout_s, 2000, &res);
+	utc_now_iso(ended);
+	ro.load_end = record_load_average();
+	ro.started = started;
+	ro.ended = ended;
+	ro.res = ran ? &res : NULL;
+	json_t *result = ran && res.result && res.result_len ? json_loads(res.result, 0, NULL) : NULL;
+	ro.result = result;
+	json_t *rec = build_record(e, u, timing, pl, &ro);
+	json_decref(result);
+	json_decref(ro.load_start);
+	json_decref(ro.load_end);
+	if (ran)
+		spawn_res_free(&res);
+	child_cmd_free(&cmd);
+	return rec;
+}
+
+static void print_pool(const struct unit *u, const json_t *rec)
+{
+	const char *status = jget_str(rec, "status", "?");
+	if (strcmp(status, ST_COMPLETE)) {
+		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
+		printf("POOL %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
+		free(d);
+		return;
+	}
+	printf("POOL %s %s %s complete: %lld inputs, medians %.4g..%.4g ns, ratio %.3f%s\n",
+	       u->cand, u->label, u->op, jget_int(json_object_get(rec, "plan"), "pool_size", 0),
+	       jget_real(rec, "median_ns_per_call_min", 0), jget_real(rec, "median_ns_per_call_max", 0),
+	       jget_real(rec, "input_ratio", 0),
+	       jget_bool(rec, "input_dependent", 0) ? " (input-dependent timing)" : "");
+}
+
+static const struct resume_kind pool_kind = { POOL_KIND, &pool_format, 1 };
+
+struct pool_todo {
+	json_t *timing;         /* complete timing record fast enough for a pool, or NULL */
+	struct unit_plan plan;
+	enum resume_action r;
+};
+
+static void pool_classify(struct pass *ps, struct unit *u, struct pool_todo *td)
+{
+	struct engine *e = ps->e;
+	json_t *timing = engine_timing_record(e, u);
+	const json_t *plan = json_object_get(timing, "plan");
+	double t1 = jget_real(plan, "t1_s", 0);
+	if (!timing || !(t1 < POOL_MAX_T1_S)) {
+		json_decref(timing);
+		return; /* slow operations get no pool (docs/method.md §14 R2) */
+	}
+	td->timing = timing;
+	td->plan.pool = e->o.input_pool;
+	td->plan.t1_s = t1;
+	td->plan.setup_s = jget_real(plan, "setup_s", 0);
+	td->plan.calls = pool_calls_per_batch(&e->o.planning, t1);
+	td->plan.timeout_s = engine_timeout(e, pool_timeout_s(td->plan.pool, td->plan.calls, t1,
+							       td->plan.setup_s));
+	struct pool_fp fp = { u->library_sha256, td->plan.pool };
+	td->r = rundir_resume(e->run, &pool_kind, u->cand, u->stem, &fp, e->o.redo_stale, NULL, NULL);
+	if (td->r == RESUME_KEEP) {
+		ps->t.kept++;
+	} else if (td->r == RESUME_GIVE_UP) {
+		char *path = rundir_unit_path(e->run, POOL_KIND, u->cand, u->stem);
+		fprintf(stderr, "%s %s %s: pool pass failed %d times; giving up (see %s)\n",
+			u->cand, u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
+		free(path);
+		ps->t.failed++;
+	}
+}
+
+static void pool_unit(struct pass *ps, struct unit *u, const struct pool_todo *td)
+{
+	struct engine *e = ps->e;
+	if (interrupt_pending()) {
+		ps->t.left++;
+		return;
+	}
+	char *path = rundir_unit_path(e->run, POOL_KIND, u->cand, u->stem);
+	progress_unit(&ps->progress, ++ps->k, u->cand, u->label, u->op);
+	json_t *rec = run_unit(ps, u, td->timing, &td->plan);
+	progress_done(&ps->progress, 0);
+	progress_clear(&ps->progress);
+	char *dir = path_dirname(path);
+	if (interrupt_pending()) {
+		tally_cut(&ps->t, u);
+		ps->t.left++;
+	} else if (engine_env_still_equal(e)) {
+		ps->refused = 1;
+	} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+		ps->t.failed++;
+	} else {
+		print_pool(u, rec);
+		if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
+			ps->t.failed++;
+		else
+			ps->t.made++;
+	}
+	free(dir);
+	json_decref(rec);
+	free(path);
+}
+
+static void pool_pass(struct pass *ps)
+{
+	struct engine *e = ps->e;
+	struct pool_todo *td = xcalloc(e->n_units ? e->n_units : 1, sizeof *td);
+	int n = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		pool_classify(ps, &e->units[i], &td[i]);
+		n += td[i].timing && td[i].r == RESUME_RUN;
+	}
+	/* the batches' switch allowance: the run's background of this CPU
+	 * (reused when measure had nothing to time; without one, none) */
+	if (n && !e->have_background && engine_background(e))
+		ngcc_warning("pool: no background probe of CPU %d; a batch with any involuntary "
+			     "switch is timed again", e->cpu);
+	progress_init(&ps->progress, e->o.tty, "pool", n, 0);
+	for (size_t i = 0; i < e->n_units; i++) {
+		if (td[i].timing && td[i].r == RESUME_RUN && !ps->refused)
+			pool_unit(ps, &e->units[i], &td[i]);
+		json_decref(td[i].timing);
+	}
+	free(td);
+}
+
+int pool_in_measure(struct engine *e)
+{
+	if (e->o.input_pool <= 0 || interrupt_pending())
+		return EXIT_OK;
+	struct pass ps;
+	memset(&ps, 0, sizeof ps);
+	ps.e = e;
+	const char *phase = e->phase;
+	e->phase = "pool";
+	pool_pass(&ps);
+	int rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
+	rc = engine_summary(e, &ps.t, "pool record", "measured", rc);
+	e->phase = phase;
+	return rc;
+}
