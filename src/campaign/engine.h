@@ -58,6 +58,7 @@ struct engine_opts {
 	const char *defer;          /* --defer: instances kept out of the shards */
 	int deferred_only;          /* --deferred-only: only those */
 	struct strlist priors;      /* --prior datasets or runs (shard costs) */
+	int no_sampling;            /* --no-sampling: no R11 pass (campaign/sampling.h) */
 };
 
 /* One instance × operation. */
@@ -173,8 +174,9 @@ int engine_measure(struct engine *e);
  * not_timed_fails: an instance that is not timed fails the phase
  * (campaign).  Returns as engine_measure, or engine_begin's exit code. */
 int measure_phase(struct engine_opts *o, int not_timed_fails);
-/* `measure`: measure_phase, then the memory pass (campaign/memory.h)
- * unless memory_pass is 0; the worse of the two exit codes. */
+/* `measure`: measure_phase, then the sampling pass (campaign/sampling.h)
+ * unless o->no_sampling, then the memory pass (campaign/memory.h) unless
+ * memory_pass is 0; the worst of the exit codes. */
 int measure_command(struct engine_opts *o, int memory_pass);
 
 /* R10 before a record write: 0 when the environment is still equal (or

@@ -3,6 +3,7 @@
  * the options of the whole chain (pipeline/campaign.h).
  */
 #include "campaign/memory.h"
+#include "campaign/sampling.h"
 #include "cli/cli.h"
 #include "util/numparse.h"
 #include "cli/engine_cli.h"
@@ -34,6 +35,8 @@ static void campaign_usage(FILE *out)
 		"  --out DIR            folder of the pages (default: <run>/reports; one\n"
 		"                       holding another run's pages is refused)\n"
 		"  --no-memory-pass     skip the memory pass (docs/method.md §8) after measure\n"
+		"  --no-sampling        skip the per-call sampling pass (docs/method.md §14\n"
+		"                       R11; on by default for operations under 10 ms)\n"
 		"  --check              run `ngcc-perf check` after kat (correctness,\n"
 		"                       sanitizers, valgrind, constant time); its records\n"
 		"                       go on the pages\n"
@@ -131,6 +134,7 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 	r.baseline = -1;
 	int rc = take_own_options(&argc, argv, &pages_out, &r);
 	r.memory_pass = !memory_strip_option(&argc, argv);
+	r.o.no_sampling = sampling_strip_option(&argc, argv);
 	if (!rc)
 		rc = engine_parse_cli(argc, argv, &r.o, campaign_usage);
 	if (rc) {

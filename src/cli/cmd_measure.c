@@ -5,6 +5,7 @@
  */
 #include "campaign/engine.h"
 #include "campaign/memory.h"
+#include "campaign/sampling.h"
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
 
@@ -27,13 +28,18 @@ static void measure_usage(FILE *out)
 		"Then the memory pass (docs/method.md §8) runs ngcc-perf-memory once per\n"
 		"operation with a complete record: operation peak RSS, stack peak,\n"
 		"heap peak and allocations per call in memory/<ID>/<label>__<op>.json\n"
-		"(resumed the same way).\n"
+		"(resumed the same way).  Before it, the sampling pass (docs/method.md\n"
+		"§14 R11) runs the driver once more per operation whose single call\n"
+		"took under 10 ms: 1000 samples of a batch of calls each, kept with\n"
+		"their robust statistics in samples/<ID>/<label>__<op>.json.\n"
 		"\n"
 		"%s"
 		"\n"
 		"Options:\n"
 		"%s"
 		"  --no-memory-pass     time only; recorded as options.memory_pass false\n"
+		"  --no-sampling        no per-call sampling pass; recorded as\n"
+		"                       options.sampling false\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every record complete; 1 some record failed; 2 usage or refusal\n"
@@ -50,6 +56,7 @@ int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx)
 	struct engine_opts o;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	int memory_pass = !memory_strip_option(&argc, argv);
+	o.no_sampling = sampling_strip_option(&argc, argv);
 	int rc = engine_parse_cli(argc, argv, &o, measure_usage);
 	if (!rc)
 		rc = measure_command(&o, memory_pass);

@@ -18,6 +18,7 @@
 #include "evidence/paths.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "evidence/samples_json.h"
 #include "host/env.h"
 #include "kat/katlog.h"
 #include "method/hashmsg.h"
@@ -512,6 +513,21 @@ static void check_memory(struct val *v, const char *rel, const json_t *m)
 	free(op);
 }
 
+/* ---- (4b') sample records (R11) -------------------------------------------------------- */
+
+/* Every robust figure recomputed from the kept samples; a document of
+ * another kind in samples/ is refused by evidence_accept() already. */
+static void check_samples(struct val *v, const char *rel, const json_t *s)
+{
+	char *why = NULL;
+	if (evidence_check_schema(s, SAMPLES_KIND, SAMPLES_VERSION))
+		return;
+	check_unfixed(v, rel, s);
+	if (samples_recompute_check(s, &why))
+		problem(v, rel, "%s (recomputed from the kept samples)", why ? why : "derived values differ");
+	free(why);
+}
+
 /* ---- (4c) check records ------------------------------------------------------------------ */
 
 /* check/<cand>/<stem>__<check>.json: a check this tool knows, and the
@@ -547,6 +563,8 @@ static void check_evidence(struct val *v)
 		else if (str_starts_with(rel, "memory/") &&
 			 !evidence_check_schema(j, MEMORY_KIND, MEMORY_VERSION))
 			check_memory(v, rel, j);
+		else if (str_starts_with(rel, "samples/"))
+			check_samples(v, rel, j);
 		else if (str_starts_with(rel, "check/") &&
 			 !evidence_check_schema(j, CHECK_KIND, CHECK_VERSION))
 			check_check_record(v, rel, j);

@@ -5,6 +5,11 @@
  *   ngcc-perf-driver --lib PATH --op OP --trials T --iters I
  *                    --warmups W [--cpu N] [--seed-hex HEX]
  *                    [--counter auto|fallback] [--counter-hz NAME=HZ]
+ *   ngcc-perf-driver --lib PATH --op OP --samples S --call-ns NS --warmups W ...
+ *
+ * With --samples the process samples instead of timing trials (R11,
+ * driver/timing_sampling.h): S samples of a batch of calls chosen for a
+ * call of NS nanoseconds; the result adds "samples".
  *
  * --counter-hz gives the rate its phase calibrated for counter NAME: taken
  * (counter.hz_source "phase") when the counter this process opens is NAME,
@@ -27,6 +32,7 @@
 #include "driver/child.h"
 #include "driver/ops.h"
 #include "driver/procmem.h"
+#include "driver/timing_sampling.h"
 #include "host/counter.h"
 #include "host/threadcounts.h"
 #include "proc/spawn.h"
@@ -57,6 +63,8 @@ struct options {
 	int force_fallback;
 	struct counter_rate given;  /* --counter-hz */
 	int has_given;
+	long samples;               /* --samples: sampling mode (R11) */
+	double call_ns;             /* --call-ns */
 };
 
 struct trial_rec {
@@ -82,6 +90,8 @@ static void usage(FILE *out)
 		"                        --iters I --warmups W [--cpu N]\n"
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
 		"                        [--counter-hz NAME=HZ]\n"
+		"       ngcc-perf-driver --lib PATH --op OP --samples S --call-ns NS\n"
+		"                        --warmups W [...]   (per-call samples, R11)\n"
 		"OP: %s\n"
 		"Times one operation (docs/method.md §5); the JSON result goes to fd 3.\n"
 		"--counter-hz: the phase's rate of counter NAME, used instead of a 100 ms\n"
@@ -99,6 +109,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "warmups", required_argument, NULL, 'w' },
 		{ "counter", required_argument, NULL, 'k' },
 		{ "counter-hz", required_argument, NULL, 'z' },
+		{ "samples", required_argument, NULL, 'S' },
+		{ "call-ns", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,6 +140,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 				goto bad;
 			o->has_given = 1;
 			break;
+		case 'S': if (child_parse_long(optarg, 1, &o->samples)) goto bad; break;
+		case 'N': {
+			char *end;
+			o->call_ns = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->call_ns > 0) || o->call_ns > 1e13)
+				goto bad;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);
@@ -135,8 +155,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			goto bad;
 		}
 	}
+	if (o->samples > 0 && o->trials < 0 && o->iters < 0)
+		o->trials = o->iters = 0;   /* sampling mode: no trials */
 	if (!op_opts_complete(&o->k) || o->trials < 0 || o->iters < 0 || o->warmups < 0 ||
-	    optind != argc)
+	    optind != argc || (o->samples > 0 && (o->trials || o->iters || !(o->call_ns > 0))))
 		goto bad;
 	return 0;
 bad:
@@ -225,6 +247,7 @@ struct result {
 	int validation_performed, validation_ok;
 	const char *validation_detail;
 	double overhead_ticks, overhead_ns;
+	struct sampling_run *sampling;   /* sampling mode, else NULL */
 };
 
 static json_t *jnum_or_null(long long v)
@@ -326,6 +349,8 @@ static void emit_result(const struct options *o, const struct op_ctx *k,
 	json_object_set_new(j, "validation", v);
 	json_object_set_new(j, "observed", ops_observed_json(k));
 	json_object_set_new(j, "counter", counter_json(c, r));
+	if (r->sampling)
+		json_object_set_new(j, "samples", sampling_json(r->sampling, c));
 	child_write_result("ngcc-perf-driver", result_fd, j);
 	json_decref(j);
 }
@@ -339,6 +364,34 @@ static void install_signals(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Sampling mode after the warm-ups (R11): the samples, then the same
+ * output validation as after the trials (R3). */
+static int sample_calls(const struct options *o, struct op_ctx *k, struct counter *c,
+			struct result *r)
+{
+	static struct sampling_run s;
+	s.samples = o->samples;
+	s.call_ns = o->call_ns;
+	r->sampling = &s;
+	int rc = sampling_take(k, c, timed_calls, r->overhead_ns, &interrupted, &s);
+	r->h2 = procmem_hwm_kib();
+	if (rc) {
+		r->status = rc > 0 ? "partial" : "failed";
+		r->error = rc > 0 ? "interrupted by a signal between samples" : ops_failure();
+		return rc > 0 ? DRV_PARTIAL : DRV_OPFAIL;
+	}
+	r->validation_performed = 1;
+	if (ops_validate(k)) {
+		r->validation_detail = ops_failure();
+		r->status = "invalid_output";
+		r->error = ops_failure();
+		return DRV_INVALID;
+	}
+	r->validation_ok = 1;
+	r->status = "complete";
+	return DRV_OK;
 }
 
 /* Everything after a successful load and seed. */
@@ -368,6 +421,8 @@ static int measure(const struct options *o, struct op_ctx *k,
 			r->error = ops_failure();
 			return DRV_OPFAIL;
 		}
+	if (o->samples > 0)
+		return sample_calls(o, k, c, r);
 	r->trials = calloc((size_t)o->trials, sizeof *r->trials);
 	if (!r->trials) {
 		r->status = "failed";
@@ -446,6 +501,8 @@ int main(int argc, char **argv)
 	emit_result(&o, &k, &c, &r);
 	counter_close(&c);
 	free(r.trials);
+	if (r.sampling)
+		sampling_free(r.sampling);
 	ops_close(&k);
 	/* No dlclose: a candidate's destructors must not get a chance to
 	 * change the exit status of a finished measurement. */

@@ -8,6 +8,7 @@
 #include "evidence/names.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "evidence/samples_json.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -69,7 +70,7 @@ static const struct unit_kind unit_kinds[] = {
 	{ "profile", PROFILE_KIND, profile_check_fields, "op_key", "library_sha256", 1, NULL },
 	{ "check", CHECK_KIND, check_record_check, "check", "timed_library_sha256", 0, NULL },
 	{ "calibrate", NULL, NULL, NULL, NULL, 0, NULL },
-	{ "samples", NULL, NULL, NULL, NULL, 0, NULL },
+	{ "samples", SAMPLES_KIND, samples_check, "op_key", "library_sha256", 0, NULL },
 	{ "pool", NULL, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -84,6 +85,7 @@ static int (*format_of(const json_t *j))(const json_t *, char **)
 		{ RECORD_KIND, record_check }, { PROFILE_KIND, profile_check_fields },
 		{ MEMORY_KIND, memory_check }, { BUILD_JSON_KIND, build_json_check },
 		{ CAMPAIGN_KIND, campaign_check }, { CHECK_KIND, check_record_check },
+		{ SAMPLES_KIND, samples_check },
 	};
 	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
 		if (!evidence_check_schema(j, formats[i].kind, 1))

@@ -262,7 +262,7 @@ static int load_extra_dir(const struct ds_source *src, const char *kind,
 			rc = -1;
 			break;
 		}
-		if (strcmp(kind, "memory")) {
+		if (strcmp(kind, "memory") && strcmp(kind, "samples")) {
 			json_decref(j);
 			j = NULL;
 		}
@@ -958,7 +958,8 @@ const json_t *ds_find_memory(const struct ds_instance *in, const char *op)
 {
 	for (size_t i = 0; i < in->n_extra; i++) {
 		const json_t *j = in->extra_json[i];
-		if (j && !strcmp(jget_str(j, "operation", ""), op) &&
+		if (j && !strncmp(in->extra_item[i], "memory ", 7) &&
+		    !strcmp(jget_str(j, "operation", ""), op) &&
 		    !strcmp(jget_str(j, "status", ""), "complete"))
 			return j;
 	}
