@@ -47,6 +47,10 @@ struct site_charts;
 void candidate_extensions(struct md_page *md, const struct dataset *ds,
 			  const struct ds_candidate *c, int extensions,
 			  const struct site_charts *charts);
+/* A.2 (per-call samples, R11) of a candidate page with its distribution
+ * chart (page_samples.c); nothing without a complete sample record. */
+void per_call_samples(struct md_page *md, const struct ds_candidate *c,
+		      const struct site_charts *charts);
 /* Does the candidate page have A.3 (memory detail)? */
 int memory_detail_shown(const struct ds_candidate *c);
 /* The chart "<ID>-<suffix>" of charts, when there is one, as an image
