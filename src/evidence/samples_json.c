@@ -210,7 +210,7 @@ int samples_recompute_check(const json_t *rec, char **why)
 		*why = xstrdup("overhead_share is not overhead_subtracted_ns over the median of "
 			       "batch_ns");
 	else if ((bad = robust_differs(json_object_get(rec, "robust"), robust)))
-		*why = xasprintf("robust.%s differs from its recomputation from batch_ns", bad);
+		*why = xasprintf("robust.%s differs from its recomputation of batch_ns", bad);
 	int rc = *why ? -1 : 0;
 	json_decref(share);
 	json_decref(robust);
