@@ -1,6 +1,6 @@
 /*
  * samples_chart.c — the distribution chart of a candidate's per-call samples
- * ("<ID>-samples", docs/report-format.md §10.4; method §14 R11): one box per
+ * ("<ID>-samples", docs/report-format.md §10.4; docs/method.md §14 R11): one box per
  * instance and operation with a sample record, drawn from the record's
  * stored percentiles, with the timing record's mean beside its median.
  * Called by site_candidate_charts (charts.h); the CSV holds exactly the

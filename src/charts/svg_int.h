@@ -8,8 +8,9 @@
 
 #include <stddef.h>
 
-#include "charts/svg.h"
 #include "util/util.h"
+
+struct svg_chart_text;   /* charts/svg.h (not included: svg.c includes this) */
 
 /* A text element; anchor is start, middle or end. */
 void text_at(struct strbuf *sb, double x, double y, const char *anchor, const char *cls,

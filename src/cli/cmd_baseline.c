@@ -34,6 +34,7 @@ static void baseline_usage(FILE *out)
 		"Options:\n"
 		"%s"
 		"  --no-memory-pass     time only\n"
+		"  --no-sampling        no per-call sampling pass (docs/method.md §14 R11)\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every instance built, passed its self-test and was measured;\n"

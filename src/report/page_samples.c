@@ -1,6 +1,6 @@
 /*
  * page_samples.c — A.2 "Per-call samples" of a candidate page
- * (docs/report-format.md §5.9; method §7.2, §14 R11): per instance and
+ * (docs/report-format.md §5.9; docs/method.md §7.2, §14 R11): per instance and
  * operation with a sample record, the samples × batch, median, IQM, P5,
  * P95, the bootstrap 95 % CI of the median and the outliers counted, with
  * the distribution chart beside the table.  The seed tables above are not
