@@ -222,6 +222,11 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 						 "warmups", (json_int_t)p->warmups, "t1_s", p->t1_s,
 						 "setup_s", p->setup_s, "timeout_s", p->timeout_s));
 	copy_keys(j, timing, inputs);
+	/* the sampling process is seeded once with the default bytes and
+	 * calls on fixed inputs, whatever the timing record's modes */
+	const char *seed_hex = jget_str(f->result, "seed_hex", NULL);
+	json_object_set_new(j, "seed", json_pack("{s:s, s:s?}", "mode", "fixed", "bytes_hex", seed_hex));
+	json_object_set_new(j, "inputs", json_pack("{s:s, s:n}", "mode", "fixed", "pool_size"));
 	json_object_set_new(j, "host", json_deep_copy(e->host_state));
 	json_object_set_new(j, "started_utc", json_string(tm->started));
 	json_object_set_new(j, "ended_utc", json_string(tm->ended));

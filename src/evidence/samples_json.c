@@ -3,6 +3,7 @@
 #include "evidence/samples_json.h"
 #include "evidence/check.h"
 #include "evidence/json.h"
+#include "method/sampling.h"
 #include "stats/robust.h"
 #include "util/util.h"
 
@@ -182,7 +183,8 @@ static int whole_record(const json_t *rec, const struct raw *r, char **why)
 	const json_t *counter = json_object_get(rec, "counter");
 	const json_t *oh = json_object_get(counter, "overhead_ns_median");
 	double want_sub = json_is_number(oh) ? (double)r->brackets * json_number_value(oh) : 0;
-	if (!strcmp(jget_str(rec, "status", ""), "complete") && (long long)r->n != planned)
+	if ((!strcmp(jget_str(rec, "status", ""), "complete") && (long long)r->n != planned) ||
+	    (long long)r->n > planned)
 		*why = xasprintf("batch_ns has %zu sample(s), the plan %lld: truncated or altered",
 				 r->n, planned);
 	else if (json_array_size(cyc) && json_array_size(cyc) != r->n)
@@ -225,7 +227,7 @@ static const struct field_rule samples_rules[] = {
 	FIELD("op_key", J_STR),
 	FIELD_NUM_OPT("cpu", J_INT | J_NULL, 0, 1 << 20),
 	FIELD("plan", J_OBJ),
-	FIELD_NUM("plan.samples", J_INT, 1, 1e7),
+	FIELD_NUM("plan.samples", J_INT, 1, SAMPLING_SAMPLES_MAX),
 	FIELD_NUM_OPT("plan.call_ns", J_NUM | J_NULL, 0, MAX_SECONDS * 1e9),
 	FIELD_NUM_OPT("plan.t1_s", J_NUM | J_NULL, 0, MAX_SECONDS),
 	FIELD("library_sha256", J_STR),
@@ -242,7 +244,7 @@ static const struct field_rule samples_rules[] = {
 	FIELD_NUM_OPT("batch_cycles[]", J_INT, 0, MAX_CYCLES),
 	FIELD_NUM_OPT("overhead_share", J_NUM | J_NULL, 0, MAX_COUNT),
 	FIELD("robust", J_OBJ | J_NULL),
-	FIELD_NUM_OPT("robust.n", J_INT, 1, 1e7),
+	FIELD_NUM_OPT("robust.n", J_INT, 1, SAMPLING_SAMPLES_MAX),
 	FIELD_NUM_OPT("robust.median_s", J_NUM, -MAX_SECONDS, MAX_SECONDS),
 	FIELD_NUM_OPT("robust.iqm_s", J_NUM, -MAX_SECONDS, MAX_SECONDS),
 	FIELD_NUM_OPT("robust.p5_s", J_NUM, -MAX_SECONDS, MAX_SECONDS),
