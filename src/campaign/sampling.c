@@ -336,8 +336,9 @@ static void sampling_classify(struct pass *ps, struct unit *u, struct sampling_t
 	const json_t *plan = json_object_get(td->timing, "plan");
 	u->t1_s = jget_real(plan, "t1_s", 0);
 	u->setup_s = jget_real(plan, "setup_s", 0);
-	if (!sampling_wanted(u->t1_s) || !(jget_real(td->timing, "mean_seconds", 0) > 0)) {
-		json_decref(td->timing);   /* t1 ≥ 10 ms: not sampled (§14 R11) */
+	double mean_s = jget_real(td->timing, "mean_seconds", 0);
+	if (!sampling_wanted(u->t1_s, mean_s) || !(mean_s > 0)) {
+		json_decref(td->timing);   /* 10 ms or more a call: not sampled (§6.6) */
 		td->timing = NULL;
 		return;
 	}

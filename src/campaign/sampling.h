@@ -1,7 +1,7 @@
 /*
  * sampling.h — the per-call sampling pass (docs/method.md §7.2, §14 R11):
  * after measure, for every complete timing record whose operation's cold
- * call t1 is under 10 ms, one timing driver process in sampling mode
+ * call t1 (or mean call) is under 10 ms, one timing driver process in sampling mode
  * (driver/timing_sampling.h), pinned to the benchmark CPU, writing
  * <run>/samples/<ID>/<label>__<op>.json ("ngcc-perf/samples/1",
  * evidence/samples_json.h): 1000 samples of a batch of calls large enough

@@ -3,9 +3,14 @@
 
 #include <math.h>
 
-int sampling_wanted(double t1_s)
+static int under(double s)
 {
-	return t1_s > 0 && t1_s < SAMPLING_MAX_T1_S;
+	return s > 0 && s < SAMPLING_MAX_T1_S;
+}
+
+int sampling_wanted(double t1_s, double mean_s)
+{
+	return under(t1_s) || under(mean_s);
 }
 
 long sampling_batch(double overhead_ns, double call_ns, int per_call_brackets)

@@ -15,15 +15,20 @@
 #define SAMPLING_SAMPLES_ENV "NGCC_PERF_SAMPLES"
 #define SAMPLING_SAMPLES_MIN 10
 #define SAMPLING_SAMPLES_MAX 1000000
-/* Operations whose cold single call t1 is below this are sampled. */
+/* Operations whose cold single call t1 (or mean call) is below this are
+ * sampled. */
 #define SAMPLING_MAX_T1_S 0.010
 /* The bracket overhead a sample may carry, as a share of the sample. */
 #define SAMPLING_OVERHEAD_SHARE 0.01
 /* No sample brackets more calls than this (a call of a few ns). */
 #define SAMPLING_MAX_BATCH 100000L
 
-/* 1 when an operation with cold single-call time t1_s is sampled. */
-int sampling_wanted(double t1_s);
+/* 1 when an operation is sampled: its cold single call t1_s, or its mean
+ * time per timed call mean_s when that is lower, is under 10 ms.  The
+ * mean counts as well because one cold call on a busy host can take far
+ * longer than the operation does: the same operations are then sampled
+ * on every run. */
+int sampling_wanted(double t1_s, double mean_s);
 
 /*
  * Calls per sample: the least B ≥ 1 with overhead_ns ≤ 1 % of B·call_ns,

@@ -180,7 +180,8 @@ static void sampling_bullet(struct md_page *md, const struct run_facts *f)
 	else
 		snprintf(n, sizeof n, "%lld to %lld", f->samples_min, f->samples_max);
 	md_linef(md, "- A per-call sampling pass (R11) ran after the timing, each operation whose "
-		 "single call took under 10 ms in a driver process of its own: %s samples per "
+		 "cold single call or mean call took under 10 ms in a driver process of its own: "
+		 "%s samples per "
 		 "operation, each a batch of calls in one counter bracket (the batch chosen so that "
 		 "the bracket costs under 1 %% of a sample where batching can lower it%s), the "
 		 "bracket's median cost subtracted. The "
@@ -207,7 +208,7 @@ static void extension_passes(struct md_page *md, const json_t *opt, const struct
 		sampling_bullet(md, f);
 	else if (json_is_true(json_object_get(opt, "sampling")))
 		md_linef(md, "- The per-call sampling pass was enabled but left no sample records "
-			 "(it samples only operations whose single call took under 10 ms): the "
+			 "(it samples only operations whose cold or mean call took under 10 ms): the "
 			 "robust statistics are not reported.");
 	else
 		md_linef(md, "- No per-call sampling pass ran: the robust statistics (median, "

@@ -81,7 +81,7 @@ void per_call_samples(struct md_page *md, const struct ds_candidate *c,
 		  "z-score above 3.5) are counted, never dropped. The mean time in the tables above "
 		  "is the mean over every timed call and is unchanged; the chart shows it beside "
 		  "the median.%s", share,
-		  unsampled ? " Operations without a row have no sample record (a single call took "
+		  unsampled ? " Operations without a row have no sample record (their calls took "
 			      "10 ms or more, or the pass did not run)." : "");
 	md_table(md, hdr, 8);
 	for (size_t i = 0; i < c->n_inst; i++)

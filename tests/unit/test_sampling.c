@@ -43,11 +43,14 @@ static void test_batch_rule(void **state)
 static void test_sampled_operations(void **state)
 {
 	(void)state;
-	assert_true(sampling_wanted(1e-6));
-	assert_true(sampling_wanted(0.0099));
-	assert_false(sampling_wanted(0.010));     /* "t1 < 10 ms" */
-	assert_false(sampling_wanted(2.5));
-	assert_false(sampling_wanted(0));         /* not calibrated */
+	assert_true(sampling_wanted(1e-6, 1e-6));
+	assert_true(sampling_wanted(0.0099, 0.011));
+	assert_false(sampling_wanted(0.010, 0.010));   /* "under 10 ms" */
+	assert_false(sampling_wanted(2.5, 2.4));
+	assert_false(sampling_wanted(0, 0));           /* not calibrated, no mean */
+	/* a cold call slowed by the host does not decide alone */
+	assert_true(sampling_wanted(0.012, 0.0006));
+	assert_true(sampling_wanted(0, 0.0006));
 }
 
 static int dcmp(const void *a, const void *b)
