@@ -85,7 +85,8 @@ CLI_SRCS = $(wildcard src/cli/*.c)
 CLI_OBJS = $(CLI_SRCS:%.c=$(O)/%.o)
 
 # Child programs: the code that loads candidate libraries.
-DRIVER_COMMON = $(filter-out src/driver/%_main.c,$(wildcard src/driver/*.c))
+# (timing_sampling.c is the timing driver's alone: it needs the archive.)
+DRIVER_COMMON = $(filter-out src/driver/%_main.c src/driver/timing_sampling.c,$(wildcard src/driver/*.c))
 DRIVER_COMMON_OBJS = $(DRIVER_COMMON:%.c=$(O)/%.o)
 
 # The clean-room ICCS runtime, compiled natively for our tests and for the
@@ -168,7 +169,8 @@ $(BIN)/ngcc-perf-kat: $(O)/src/driver/kat_main.o $(DRIVER_COMMON_OBJS) $(O)/libn
 
 # The timing driver stays small (its RSS is part of the seed figures): only
 # what it references is pulled from the archive, and --as-needed drops the rest.
-$(BIN)/ngcc-perf-driver: $(O)/src/driver/timing_main.o $(DRIVER_COMMON_OBJS) $(O)/libngcc.a
+$(BIN)/ngcc-perf-driver: $(O)/src/driver/timing_main.o $(O)/src/driver/timing_sampling.o \
+			 $(DRIVER_COMMON_OBJS) $(O)/libngcc.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LIBS)
 

@@ -63,6 +63,7 @@ struct engine_opts {
 	/* docs/method.md §14 R1 and R2 (campaign/pool.h) */
 	int seed_per_trial;         /* --seed-mode per-trial */
 	int input_pool;             /* --input-pool P; 0: no pool pass */
+	int no_sampling;            /* --no-sampling: no R11 pass (campaign/sampling.h) */
 };
 #define ENGINE_INPUT_POOL_DEFAULT 16
 #define ENGINE_INPUT_POOL_MAX 64    /* driver/pool.h POOL_MAX_INPUTS */
@@ -188,8 +189,9 @@ int engine_measure(struct engine *e);
  * not_timed_fails: an instance that is not timed fails the phase
  * (campaign).  Returns as engine_measure, or engine_begin's exit code. */
 int measure_phase(struct engine_opts *o, int not_timed_fails);
-/* `measure`: measure_phase, then the memory pass (campaign/memory.h)
- * unless memory_pass is 0; the worse of the two exit codes. */
+/* `measure`: measure_phase, then the sampling pass (campaign/sampling.h)
+ * unless o->no_sampling, then the memory pass (campaign/memory.h) unless
+ * memory_pass is 0; the worst of the exit codes. */
 int measure_command(struct engine_opts *o, int memory_pass);
 
 /* R10 before a record write: 0 when the environment is still equal (or

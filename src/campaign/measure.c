@@ -8,6 +8,7 @@
 #include "campaign/results.h"
 #include "campaign/memory.h"
 #include "campaign/pool.h"
+#include "campaign/sampling.h"
 #include "campaign/rundir.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
@@ -462,6 +463,7 @@ int measure_command(struct engine_opts *o, int memory_pass)
 	int rc = measure_phase(o, 0);
 	/* The pass takes the run and CPU locks again itself. */
 	if (rc == EXIT_OK || rc == EXIT_FAILED) {
+		rc = sampling_after_measure(o, rc);
 		memory_record_option(o, memory_pass);
 		int mrc = memory_pass ? memory_phase(o) : EXIT_OK;
 		if (mrc > rc)

@@ -307,6 +307,7 @@ void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *
 	candidate_hash_chart(ds, c, out);
 	shares_chart(ds, c, out);
 	memory_chart(ds, c, out);
+	site_samples_chart(ds, c, out);
 }
 
 /* ---- KEM cost scatter ------------------------------------------------------------- */

@@ -35,6 +35,10 @@ void site_candidate_charts(const struct dataset *ds, const struct ds_candidate *
  * signature, "kex-cost": bandwidth), and hash cycles per byte against
  * message length with the pseudoXOF baseline ("hash-cycles-per-byte"). */
 void site_summary_charts(const struct dataset *ds, struct site_charts *out);
+/* The distribution of per-call times ("<cand>-samples", samples_chart.c):
+ * one box per operation with a sample record (R11); nothing without. */
+void site_samples_chart(const struct dataset *ds, const struct ds_candidate *c,
+			struct site_charts *out);
 void site_charts_free(struct site_charts *c);
 struct svg_point;
 /* A KEM cost scatter named name (points labelled by candidate, labels[] the

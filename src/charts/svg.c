@@ -1,5 +1,6 @@
 /* svg.c — see svg.h. */
 #include "charts/svg.h"
+#include "charts/svg_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static double text_width(const char *s)
 #define FONT "font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,sans-serif\""
 
 /* A text element; anchor is start, middle or end. */
-static void text_at(struct strbuf *sb, double x, double y, const char *anchor,
+void text_at(struct strbuf *sb, double x, double y, const char *anchor,
 		    const char *cls, const char *s)
 {
 	sb_addf(sb, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" class=\"%s\">", x, y,
@@ -33,7 +34,7 @@ static void text_at(struct strbuf *sb, double x, double y, const char *anchor,
 	sb_adds(sb, "</text>\n");
 }
 
-static void open_svg(struct strbuf *sb, const struct svg_chart_text *t, double w, double h)
+void open_svg(struct strbuf *sb, const struct svg_chart_text *t, double w, double h)
 {
 	sb_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
 		"width=\"%.2f\" height=\"%.2f\" viewBox=\"0 0 %.2f %.2f\" role=\"img\" "
@@ -47,7 +48,7 @@ static void open_svg(struct strbuf *sb, const struct svg_chart_text *t, double w
 }
 
 /* The CSV link in the bottom-left corner, then the closing tag. */
-static char *close_svg(struct strbuf *sb, const struct svg_chart_text *t, double h, size_t *len)
+char *close_svg(struct strbuf *sb, const struct svg_chart_text *t, double h, size_t *len)
 {
 	if (t->csv_href) {
 		sb_adds(sb, "<a href=\"");
@@ -188,7 +189,7 @@ static int legend_wrapped(struct strbuf *sb, double x, double y, const char *con
 	return rows;
 }
 
-static void legend(struct strbuf *sb, double x, double y, const char *const *names,
+void legend(struct strbuf *sb, double x, double y, const char *const *names,
 		   const char *const *colours, size_t n)
 {
 	legend_wrapped(sb, x, y, names, colours, n, INFINITY);

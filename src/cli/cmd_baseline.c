@@ -4,6 +4,7 @@
  */
 #include "campaign/baseline.h"
 #include "campaign/memory.h"
+#include "campaign/sampling.h"
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
 
@@ -33,6 +34,7 @@ static void baseline_usage(FILE *out)
 		"Options:\n"
 		"%s"
 		"  --no-memory-pass     time only\n"
+		"  --no-sampling        no per-call sampling pass (docs/method.md §14 R11)\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every instance built, passed its self-test and was measured;\n"
@@ -46,6 +48,7 @@ int cmd_baseline(int argc, char **argv, const struct cli_ctx *ctx)
 	struct engine_opts o;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	int memory_pass = !memory_strip_option(&argc, argv);
+	o.no_sampling = sampling_strip_option(&argc, argv);
 	int rc = engine_parse_cli(argc, argv, &o, baseline_usage);
 	if (!rc && o.ids.n) {
 		ngcc_error("baseline takes no candidate ids (it measures the candidate iccs it writes)");

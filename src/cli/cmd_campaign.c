@@ -4,6 +4,7 @@
  */
 #include "campaign/memory.h"
 #include "campaign/repeat.h"
+#include "campaign/sampling.h"
 #include "cli/cli.h"
 #include "util/numparse.h"
 #include "cli/engine_cli.h"
@@ -22,7 +23,7 @@ static void campaign_usage(FILE *out)
 		"Run the whole pipeline for the given submission packages (paths; added\n"
 		"as candidates unless already present) or candidate ids: add, build,\n"
 		"kat, check (with --check), calibrate, measure with its input-pool pass,\n"
-		"the memory pass, profile and report.\n"
+		"the sampling and memory passes, profile and report.\n"
 		"Instances whose KAT did not pass are still timed and marked\n"
 		"kat_not_passed; BUILDFAIL, LOADFAIL and CRASH instances are not timed.\n"
 		"Rerunning the same command resumes.\n"
@@ -38,6 +39,8 @@ static void campaign_usage(FILE *out)
 		"  --no-repeat          skip timing a fixed sample of the units again at the\n"
 		"                       end (about 5 %%, at least one per candidate, into\n"
 		"                       repeat/; the method page shows the variation)\n"
+		"  --no-sampling        skip the per-call sampling pass (docs/method.md §14\n"
+		"                       R11; on by default for operations under 10 ms)\n"
 		"  --check              run `ngcc-perf check` after kat (correctness,\n"
 		"                       sanitizers, valgrind, constant time); its records\n"
 		"                       go on the pages\n"
@@ -136,6 +139,7 @@ int cmd_campaign(int argc, char **argv, const struct cli_ctx *ctx)
 	int rc = take_own_options(&argc, argv, &pages_out, &r);
 	r.memory_pass = !memory_strip_option(&argc, argv);
 	r.no_repeat = repeat_strip_option(&argc, argv, REPEAT_NO_OPTION);
+	r.o.no_sampling = sampling_strip_option(&argc, argv);
 	if (!rc)
 		rc = engine_parse_cli(argc, argv, &r.o, campaign_usage);
 	if (rc) {

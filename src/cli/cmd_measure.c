@@ -6,6 +6,7 @@
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "campaign/repeat.h"
+#include "campaign/sampling.h"
 #include "cli/cli.h"
 #include "cli/engine_cli.h"
 
@@ -27,10 +28,13 @@ static void measure_usage(FILE *out)
 		"Refuses (exit 2) on a host that fails `ngcc-perf check-host`.\n"
 		"Then the input-pool pass (docs/method.md §14.2) times each operation\n"
 		"under 10 ms on 16 inputs of its own (--input-pool) into\n"
-		"pool/<ID>/<label>__<op>.json, and the memory pass (§8) runs\n"
-		"ngcc-perf-memory once per operation with a complete record:\n"
+		"pool/<ID>/<label>__<op>.json; the sampling pass (§14 R11) runs the\n"
+		"driver once more per operation whose cold or mean call took under\n"
+		"10 ms: 1000 samples of a batch of calls each, kept with their robust\n"
+		"statistics in samples/<ID>/<label>__<op>.json; and the memory pass (§8)\n"
+		"runs ngcc-perf-memory once per operation with a complete record:\n"
 		"operation peak RSS, stack peak, heap peak and allocations per call in\n"
-		"memory/<ID>/<label>__<op>.json (both resumed the same way).\n"
+		"memory/<ID>/<label>__<op>.json (all resumed the same way).\n"
 		"\n"
 		"%s"
 		"\n"
@@ -39,6 +43,8 @@ static void measure_usage(FILE *out)
 		"  --no-memory-pass     time only; recorded as options.memory_pass false\n"
 		"  --repeat             then time a fixed sample of the units again (about\n"
 		"                       5 %%, at least one per candidate) into repeat/\n"
+		"  --no-sampling        no per-call sampling pass; recorded as\n"
+		"                       options.sampling false\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit: 0 every record complete; 1 some record failed; 2 usage or refusal\n"
@@ -56,6 +62,7 @@ int cmd_measure(int argc, char **argv, const struct cli_ctx *ctx)
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
 	int memory_pass = !memory_strip_option(&argc, argv);
 	int repeat = repeat_strip_option(&argc, argv, REPEAT_OPTION);
+	o.no_sampling = sampling_strip_option(&argc, argv);
 	int rc = engine_parse_cli(argc, argv, &o, measure_usage);
 	if (!rc) {
 		rc = measure_command(&o, memory_pass);

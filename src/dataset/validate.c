@@ -20,6 +20,7 @@
 #include "evidence/paths.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "evidence/samples_json.h"
 #include "host/env.h"
 #include "kat/katlog.h"
 #include "method/hashmsg.h"
@@ -540,6 +541,21 @@ static void check_pool(struct val *v, const char *rel, const json_t *p)
 	free(why);
 }
 
+/* ---- (4b') sample records (R11) -------------------------------------------------------- */
+
+/* Every robust figure recomputed from the kept samples; a document of
+ * another kind in samples/ is refused by evidence_accept() already. */
+static void check_samples(struct val *v, const char *rel, const json_t *s)
+{
+	char *why = NULL;
+	if (evidence_check_schema(s, SAMPLES_KIND, SAMPLES_VERSION))
+		return;
+	check_unfixed(v, rel, s);
+	if (samples_recompute_check(s, &why))
+		problem(v, rel, "%s (recomputed from the kept samples)", why ? why : "derived values differ");
+	free(why);
+}
+
 /* ---- (4c) check records ------------------------------------------------------------------ */
 
 /* check/<cand>/<stem>__<check>.json: a check this tool knows, and the
@@ -580,6 +596,8 @@ static void check_evidence(struct val *v)
 		else if (str_starts_with(rel, "pool/") &&
 			 !evidence_check_schema(j, POOL_KIND, POOL_VERSION))
 			check_pool(v, rel, j);
+		else if (str_starts_with(rel, "samples/"))
+			check_samples(v, rel, j);
 		else if (str_starts_with(rel, "check/") &&
 			 !evidence_check_schema(j, CHECK_KIND, CHECK_VERSION))
 			check_check_record(v, rel, j);

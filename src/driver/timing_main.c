@@ -16,6 +16,11 @@
  * batch with more involuntary context switches than the background rate R
  * per second allows (docs/method.md §4.4's allowance; R = 0: none) is
  * timed again.
+ *   ngcc-perf-driver --lib PATH --op OP --samples S --call-ns NS --warmups W ...
+ *
+ * With --samples the process samples instead of timing trials (R11,
+ * driver/timing_sampling.h): S samples of a batch of calls chosen for a
+ * call of NS nanoseconds; the result adds "samples".
  *
  * --counter-hz gives the rate its phase calibrated for counter NAME: taken
  * (counter.hz_source "phase") when the counter this process opens is NAME,
@@ -39,6 +44,7 @@
 #include "driver/ops.h"
 #include "driver/pool.h"
 #include "driver/procmem.h"
+#include "driver/timing_sampling.h"
 #include "host/counter.h"
 #include "host/counter_unit.h"
 #include "host/threadcounts.h"
@@ -74,6 +80,8 @@ struct options {
 	long trial_seeds_first;     /* R1: -1 off */
 	long pool;                  /* R2: inputs, 0 off */
 	double switch_rate;         /* R2: background involuntary switches per second */
+	long samples;               /* --samples: sampling mode (R11) */
+	double call_ns;             /* --call-ns */
 };
 
 struct trial_rec {
@@ -100,6 +108,8 @@ static void usage(FILE *out)
 		"                        [--seed-hex HEX] [--counter auto|fallback]\n"
 		"                        [--counter-hz NAME=HZ] [--trial-seeds FIRST]\n"
 		"                        [--input-pool P [--switch-rate R]]\n"
+		"       ngcc-perf-driver --lib PATH --op OP --samples S --call-ns NS\n"
+		"                        --warmups W [...]   (per-call samples, R11)\n"
 		"OP: %s\n"
 		"Times one operation (docs/method.md §5); the JSON result goes to fd 3.\n"
 		"--counter-hz: the phase's rate of counter NAME, used instead of a 100 ms\n"
@@ -123,6 +133,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "trial-seeds", required_argument, NULL, 'f' },
 		{ "input-pool", required_argument, NULL, 'p' },
 		{ "switch-rate", required_argument, NULL, 'r' },
+		{ "samples", required_argument, NULL, 'S' },
+		{ "call-ns", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -169,6 +181,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 				goto bad;
 			break;
 		}
+		case 'S': if (child_parse_long(optarg, 1, &o->samples)) goto bad; break;
+		case 'N': {
+			char *end;
+			o->call_ns = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->call_ns > 0) || o->call_ns > 1e13)
+				goto bad;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(DRV_OK);
@@ -176,9 +196,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			goto bad;
 		}
 	}
+	if (o->samples > 0 && o->trials < 0 && o->iters < 0)
+		o->trials = o->iters = 0;   /* sampling mode: no trials */
 	if (!op_opts_complete(&o->k) || o->trials < 0 || o->iters < 0 || o->warmups < 0 ||
 	    optind != argc ||
-	    (o->trial_seeds_first >= 0 && o->trial_seeds_first + o->trials - 1 > SEED_INDEX_MAX))
+	    (o->trial_seeds_first >= 0 && o->trial_seeds_first + o->trials - 1 > SEED_INDEX_MAX) ||
+	    (o->samples > 0 && (o->trials || o->iters || !(o->call_ns > 0) || o->pool)))
 		goto bad;
 	return 0;
 bad:
@@ -268,6 +291,7 @@ struct result {
 	const char *validation_detail;
 	double overhead_ticks, overhead_ns;
 	json_t *pool;               /* R2: the batches per input, or NULL */
+	struct sampling_run *sampling;   /* sampling mode, else NULL */
 };
 
 static json_t *jnum_or_null(long long v)
@@ -386,6 +410,8 @@ static void emit_result(const struct options *o, const struct op_ctx *k,
 	json_object_set_new(j, "validation", v);
 	json_object_set_new(j, "observed", ops_observed_json(k));
 	json_object_set_new(j, "counter", counter_json(c, r));
+	if (r->sampling)
+		json_object_set_new(j, "samples", sampling_json(r->sampling, c));
 	child_write_result("ngcc-perf-driver", result_fd, j);
 	json_decref(j);
 }
@@ -493,6 +519,34 @@ static int measure_pool(const struct options *o, struct op_ctx *k, struct counte
 	return rc;
 }
 
+/* Sampling mode after the warm-ups (R11): the samples, then the same
+ * output validation as after the trials (R3). */
+static int sample_calls(const struct options *o, struct op_ctx *k, struct counter *c,
+			struct result *r)
+{
+	static struct sampling_run s;
+	s.samples = o->samples;
+	s.call_ns = o->call_ns;
+	r->sampling = &s;
+	int rc = sampling_take(k, c, timed_calls, r->overhead_ns, &interrupted, &s);
+	r->h2 = procmem_hwm_kib();
+	if (rc) {
+		r->status = rc > 0 ? "partial" : "failed";
+		r->error = rc > 0 ? "interrupted by a signal between samples" : ops_failure();
+		return rc > 0 ? DRV_PARTIAL : DRV_OPFAIL;
+	}
+	r->validation_performed = 1;
+	if (ops_validate(k)) {
+		r->validation_detail = ops_failure();
+		r->status = "invalid_output";
+		r->error = ops_failure();
+		return DRV_INVALID;
+	}
+	r->validation_ok = 1;
+	r->status = "complete";
+	return DRV_OK;
+}
+
 /* Everything after a successful load and seed. */
 static int measure(const struct options *o, struct op_ctx *k,
 		   struct counter *c, struct result *r)
@@ -520,6 +574,8 @@ static int measure(const struct options *o, struct op_ctx *k,
 			r->error = ops_failure();
 			return DRV_OPFAIL;
 		}
+	if (o->samples > 0)
+		return sample_calls(o, k, c, r);
 	r->trials = calloc((size_t)o->trials, sizeof *r->trials);
 	if (!r->trials) {
 		r->status = "failed";
@@ -604,6 +660,8 @@ int main(int argc, char **argv)
 	counter_close(&c);
 	free(r.trials);
 	json_decref(r.pool);
+	if (r.sampling)
+		sampling_free(r.sampling);
 	ops_close(&k);
 	/* No dlclose: a candidate's destructors must not get a chance to
 	 * change the exit status of a finished measurement. */

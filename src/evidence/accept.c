@@ -9,6 +9,7 @@
 #include "evidence/pool_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "evidence/samples_json.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -72,7 +73,7 @@ static const struct unit_kind unit_kinds[] = {
 	{ "profile", PROFILE_KIND, profile_check_fields, "op_key", "library_sha256", 1, NULL },
 	{ "check", CHECK_KIND, check_record_check, "check", "timed_library_sha256", 0, NULL },
 	{ "calibrate", NULL, NULL, NULL, NULL, 0, NULL },
-	{ "samples", NULL, NULL, NULL, NULL, 0, NULL },
+	{ "samples", SAMPLES_KIND, samples_check, "op_key", "library_sha256", 0, NULL },
 	{ "pool", POOL_KIND, pool_check, "op_key", "library_sha256", 0, NULL },
 };
 
@@ -88,6 +89,7 @@ static int (*format_of(const json_t *j))(const json_t *, char **)
 		{ MEMORY_KIND, memory_check }, { BUILD_JSON_KIND, build_json_check },
 		{ CAMPAIGN_KIND, campaign_check }, { CHECK_KIND, check_record_check },
 		{ POOL_KIND, pool_check },
+		{ SAMPLES_KIND, samples_check },
 	};
 	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
 		if (!evidence_check_schema(j, formats[i].kind, 1))

@@ -262,7 +262,7 @@ static int load_extra_dir(const struct ds_source *src, const char *kind,
 			rc = -1;
 			break;
 		}
-		if (strcmp(kind, "memory") && strcmp(kind, "pool")) {
+		if (strcmp(kind, "memory") && strcmp(kind, "pool") && strcmp(kind, "samples")) {
 			json_decref(j);
 			j = NULL;
 		}

@@ -58,7 +58,8 @@ struct ds_instance {
 	/* extension records (memory/, samples/, pool/): "<kind> <op>" and
 	 * the path relative to the evidence root, §4 order within a kind */
 	char **extra_item, **extra_path;
-	json_t **extra_json;  /* memory/ and pool/ records, else NULL */
+	json_t **extra_json;  /* memory/, pool/ and samples/ records
+	                       * (model/samples_view.h), else NULL */
 	size_t n_extra;
 	/* check records by enum check_id (check/<cand>/<stem>__<check>.json;
 	 * a run reads them from the workspace's build/<cand>/check/), NULL

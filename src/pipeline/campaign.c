@@ -13,6 +13,7 @@
 #include "campaign/engine.h"
 #include "campaign/memory.h"
 #include "campaign/pool.h"
+#include "campaign/sampling.h"
 #include "campaign/profile.h"
 #include "campaign/repeat.h"
 #include "campaign/results.h"
@@ -245,6 +246,7 @@ int campaign_run(struct campaign_request *r)
 		/* Profile and report only when measuring ran: a refusal or an
 		 * error of our own stops the chain. */
 		if (rc <= EXIT_FAILED) {
+			rc = sampling_after_measure(o, rc);
 			memory_record_option(o, r->memory_pass);
 			if (r->memory_pass)
 				rc = worse(rc, memory_phase(o));

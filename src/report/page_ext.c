@@ -587,6 +587,7 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 	if (!extensions)
 		return;
 	dispersion(md, c);
+	per_call_samples(md, c, charts);
 	memory_detail(md, c, charts);
 	profile_detail(md, c);
 	conditions(md, c);

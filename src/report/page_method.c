@@ -33,6 +33,7 @@ struct run_facts {
 	long long pool_min, pool_max;  /* their pool sizes */
 	size_t seeded_records;     /* records with per-trial seeds (R1) */
 	long long max_trial_seed;  /* the highest trial number seeded (R1) */
+	long long samples_min, samples_max;  /* plan.samples of the sample records */
 	size_t baseline;           /* timing records of candidate `iccs` */
 };
 
@@ -50,6 +51,16 @@ static void add_cpu(struct run_facts *f, long long cpu)
 	}
 }
 
+/* The least and most samples per operation the sample records planned. */
+static void samples_planned(struct run_facts *f, const json_t *rec)
+{
+	long long n = jget_int(json_object_get(rec, "plan"), "samples", 0);
+	if (n > 0 && (!f->samples_min || n < f->samples_min))
+		f->samples_min = n;
+	if (n > f->samples_max)
+		f->samples_max = n;
+}
+
 /* Profile and extension records: what the passes beyond timing left. */
 static void gather_extras(const struct ds_instance *in, struct run_facts *f)
 {
@@ -65,6 +76,8 @@ static void gather_extras(const struct ds_instance *in, struct run_facts *f)
 		const char *item = in->extra_item[x];
 		f->memory += !strncmp(item, "memory ", 7);
 		f->samples += !strncmp(item, "samples ", 8);
+		if (!strncmp(item, "samples ", 8))
+			samples_planned(f, in->extra_json[x]);
 		f->pool += !strncmp(item, "pool ", 5);
 		if (strncmp(item, "pool ", 5) || !in->extra_json[x])
 			continue;
@@ -222,6 +235,28 @@ static void warm_calibration_line(struct md_page *md, const json_t *planning)
 			 "seed pages' planning.");
 }
 
+/* R11 as it ran (docs/method.md §14): the pass, its sample counts and the
+ * statistics the pages show from it. */
+static void sampling_bullet(struct md_page *md, const struct run_facts *f)
+{
+	char n[64];
+	if (f->samples_min == f->samples_max)
+		snprintf(n, sizeof n, "%lld", f->samples_max);
+	else
+		snprintf(n, sizeof n, "%lld to %lld", f->samples_min, f->samples_max);
+	md_linef(md, "- A per-call sampling pass (R11) ran after the timing, each operation whose "
+		 "cold single call or mean call took under 10 ms in a driver process of its own: "
+		 "%s samples per "
+		 "operation, each a batch of calls in one counter bracket (the batch chosen so that "
+		 "the bracket costs under 1 %% of a sample where batching can lower it%s), the "
+		 "bracket's median cost subtracted. The "
+		 "samples are kept (%zu sample record(s)); the median, interquartile mean, "
+		 "percentiles, MAD, outliers (modified z-score above 3.5, never dropped) and the "
+		 "bootstrap 95 %% CI of the median (2000 resamples, seeded from the operation's "
+		 "name) are computed from them and do not change any figure of the seed tables.",
+		 n, f->kex ? "; a key-exchange step is bracketed alone" : "", f->samples);
+}
+
 /* The passes beyond timing (docs/method.md §14), stated only as far as the run's
  * options and records show they ran. */
 static void extension_passes(struct md_page *md, const json_t *opt, const struct run_facts *f)
@@ -235,8 +270,11 @@ static void extension_passes(struct md_page *md, const json_t *opt, const struct
 	else
 		md_linef(md, "- No memory pass ran: stack and heap peaks are not reported.");
 	if (f->samples)
-		md_linef(md, "- A per-call sampling pass left %zu sample record(s) for the robust "
-			 "statistics.", f->samples);
+		sampling_bullet(md, f);
+	else if (json_is_true(json_object_get(opt, "sampling")))
+		md_linef(md, "- The per-call sampling pass was enabled but left no sample records "
+			 "(it samples only operations whose cold or mean call took under 10 ms): the "
+			 "robust statistics are not reported.");
 	else
 		md_linef(md, "- No per-call sampling pass ran: the robust statistics (median, "
 			 "percentiles, bootstrap interval) are not reported.");

@@ -54,6 +54,10 @@ void candidate_extensions(struct md_page *md, const struct dataset *ds,
 /* A.7 "Input variation" (page_pool.c, docs/method.md §14.2, R2): nothing
  * without pool records. */
 void candidate_pools(struct md_page *md, const struct ds_candidate *c);
+/* A.2 (per-call samples, R11) of a candidate page with its distribution
+ * chart (page_samples.c); nothing without a complete sample record. */
+void per_call_samples(struct md_page *md, const struct ds_candidate *c,
+		      const struct site_charts *charts);
 /* Does the candidate page have A.3 (memory detail)? */
 int memory_detail_shown(const struct ds_candidate *c);
 /* The chart "<ID>-<suffix>" of charts, when there is one, as an image

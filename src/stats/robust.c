@@ -100,6 +100,50 @@ static void mad_and_outliers(const double *s, size_t n, struct robust_stats *out
 	free(dev);
 }
 
+/* Put the k-th smallest of v[0..n) at v[k], smaller ones before it and
+ * larger ones after (quickselect): a resample's median without sorting
+ * it, so the 2000 resamples of a sample record cost little. */
+static void select_kth(double *v, size_t n, size_t kk)
+{
+	long lo = 0, hi = (long)n - 1, k = (long)kk;
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		long i = lo, j = hi;
+		while (i <= j) {     /* Hoare: [lo, j] ≤ pivot ≤ [i, hi] after */
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;      /* between j and i: equal to the pivot */
+	}
+}
+
+/* The median of v[0..n) (n ≥ 1), reordering v: the same value as
+ * median_sorted() of the sorted values. */
+static double median_unsorted(double *v, size_t n)
+{
+	size_t k = n / 2;
+	select_kth(v, n, k);
+	if (n % 2)
+		return v[k];
+	double below = v[0];
+	for (size_t i = 1; i < k; i++)
+		if (v[i] > below)
+			below = v[i];
+	return (below + v[k]) / 2;
+}
+
 static void bootstrap_ci(const double *v, size_t n, uint64_t seed, struct robust_stats *out)
 {
 	double *medians = xmalloc(ROBUST_BOOTSTRAP_RESAMPLES * sizeof(*medians));
@@ -110,8 +154,7 @@ static void bootstrap_ci(const double *v, size_t n, uint64_t seed, struct robust
 	for (r = 0; r < ROBUST_BOOTSTRAP_RESAMPLES; r++) {
 		for (i = 0; i < n; i++)
 			resample[i] = v[splitmix64_next(&state) % n];
-		qsort(resample, n, sizeof(*resample), double_cmp);
-		medians[r] = median_sorted(resample, n);
+		medians[r] = median_unsorted(resample, n);
 	}
 	qsort(medians, ROBUST_BOOTSTRAP_RESAMPLES, sizeof(*medians), double_cmp);
 	out->ci95_low = robust_percentile_sorted(medians, ROBUST_BOOTSTRAP_RESAMPLES, 0.025);

@@ -145,7 +145,7 @@ has "$rec" '"status": "skipped"'
 # emulation) runs for one KEM operation, selected and resumed into the
 # same run.
 run=runs/arm
-ngcc measure --run "$run" --no-memory-pass "${plan[@]}" >"$ws/measure.out" 2>&1 ||
+ngcc measure --run "$run" --no-memory-pass --no-sampling "${plan[@]}" >"$ws/measure.out" 2>&1 ||
 	fail "measure: $(tail -20 "$ws/measure.out")"
 ngcc measure examplekem/ExampleKEM-128 --op keygen --run "$run" "${plan[@]}" >"$ws/memory.out" 2>&1 ||
 	fail "measure examplekem with its memory pass: $(tail -20 "$ws/memory.out")"

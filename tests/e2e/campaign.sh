@@ -133,8 +133,20 @@ python3 - "$run" <<'EOF' || fail "campaign evidence"
 import json, os, sys
 run = sys.argv[1]
 c = json.load(open(f"{run}/campaign.json"))
-assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure", "memory", "profile"], c["phases"]
-assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0, 0, 0], c["phases"]
+assert [p["phase"] for p in c["phases"]] == ["build", "kat", "measure", "sampling", "memory",
+                                            "profile"], c["phases"]
+assert [p["exit_code"] for p in c["phases"]] == [0, 0, 0, 0, 0, 0], c["phases"]
+# R11: on by default; every operation of the example is under 10 ms
+assert c["options"]["sampling"] is True, c["options"]
+samples = sorted(os.listdir(f"{run}/samples/examplekem"))
+assert samples == sorted(os.listdir(f"{run}/records/examplekem")), samples
+n = int(os.environ.get("NGCC_PERF_SAMPLES", "1000"))
+for f in samples:
+    s = json.load(open(f"{run}/samples/examplekem/{f}"))
+    assert s["schema"] == "ngcc-perf/samples/1" and s["status"] == "complete", (f, s["status"])
+    assert s["plan"]["samples"] == n == len(s["batch_ns"]) == s["robust"]["n"], f
+    assert s["batch"] >= 1 and s["overhead_share"] < 0.01, (f, s["batch"], s["overhead_share"])
+    assert s["robust"]["p5_s"] <= s["robust"]["median_s"] <= s["robust"]["p95_s"], f
 assert c["started_utc"] <= c["phases"][0]["started_utc"]
 recs = os.listdir(f"{run}/records/examplekem")
 assert len(recs) == 9, recs
@@ -150,6 +162,7 @@ rc=0
 campaign --out again >"$ws/c2.out" 2>"$ws/c2.err" || rc=$?
 [ "$rc" = 0 ] || fail "resumed campaign exited $rc: $(tail -20 "$ws/c2.err")"
 grep -q "^measure: 9 kept, 0 measured, 0 failed" "$ws/c2.err" || fail "resume: $(grep measure: "$ws/c2.err")"
+grep -q "^sampling: 9 kept, 0 sampled, 0 failed" "$ws/c2.err" || fail "sampling resume: $(grep sampling: "$ws/c2.err")"
 [ "$before" = "$(sum_records)" ] || fail "a resume without new work changed the records"
 [ -f "$ws/again/$sys/examplekem.md" ] || fail "--out not honoured"
 grep -qxF "  candidate:  $ws/again/$sys/examplekem.md" "$ws/c2.out" || fail "--out path not printed"

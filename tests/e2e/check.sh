@@ -179,7 +179,7 @@ PY
 
 # ---- campaign --check, then the pages, publish, site and validate ----
 rc=0
-ngcc campaign flawkem --check --check-rounds 300 --run runs/c --no-memory-pass --no-repeat \
+ngcc campaign flawkem --check --check-rounds 300 --run runs/c --no-memory-pass --no-repeat --no-sampling \
 	--trial-target 0.002 --trials 1 --disturbed-retries 0 --allow-unfixed-host=test >"$ws/camp.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "campaign --check exited $rc: $(tail -20 "$ws/camp.out")"
 # Every check reported; the memcheck records predate the suppressions file
@@ -376,7 +376,7 @@ PY2
 # examples, FlawKEX's finding in derive_b at its source line.
 ngcc kat examplesig examplekex flawkex >"$ws/skkat.out" 2>&1 || fail "SIG/KEX kat: $(cat "$ws/skkat.out")"
 ngcc measure --run runs/sk examplesig examplekex flawkex --defer '(examplesig/ExampleSIG-2|examplekex/ExampleKEX-3P)$' \
-	--trial-target 0.002 --trials 1 --op-budget 0.05 --max-timeout 120 --no-memory-pass \
+	--trial-target 0.002 --trials 1 --op-budget 0.05 --max-timeout 120 --no-memory-pass --no-sampling \
 	--allow-unfixed-host=test >"$ws/skm.out" 2>&1 || fail "SIG/KEX measure: $(tail -20 "$ws/skm.out")"
 ngcc report --run runs/sk --out "$ws/skrep" >"$ws/skrep.out" 2>&1 || fail "SIG/KEX report: $(cat "$ws/skrep.out")"
 sksys=$(ls "$ws/skrep" | grep -v '\.md$' | head -n 1)

@@ -72,7 +72,7 @@ PY
 
 # ---- measure: timing and memory records say so ----------------------------------
 plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --op-budget 0.5 --max-timeout 60
-      --allow-unfixed-host=test)
+      --allow-unfixed-host=test --no-sampling)
 ngcc measure --run runs/m escape "${plan[@]}" >"$ws/measure.out" 2>&1 ||
 	fail "measure: $(tail -20 "$ws/measure.out")"
 none_left measure

@@ -14,7 +14,7 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-defer.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-plan=(--trial-target 0.02 --trials 2 --disturbed-retries 0 --op-budget 5 --allow-unfixed-host=test --no-memory-pass)
+plan=(--trial-target 0.02 --trials 2 --disturbed-retries 0 --op-budget 5 --allow-unfixed-host=test --no-memory-pass --no-sampling)
 defer=(--defer 'ExampleKEM-256$')
 
 # The example package comes added and built (shared/example-built.sh).

@@ -10,7 +10,7 @@ export NGCC_PERF_HOME=${NGCC_PERF_HOME:-$NGCC_SRC}
 ws=$(mktemp -d /tmp/ngcc-e2e-interrupt.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 . "$NGCC_SRC/tests/e2e/lib.bash"
-args=(measure --run runs/i --trial-target 0.05 --trials 3 --disturbed-retries 0 --allow-unfixed-host=test --no-memory-pass)
+args=(measure --run runs/i --trial-target 0.05 --trials 3 --disturbed-retries 0 --allow-unfixed-host=test --no-memory-pass --no-sampling)
 
 shared_copy example-built "$ws"
 # (no records/ folder yet is 0 records, not a silent exit under pipefail)

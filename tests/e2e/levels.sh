@@ -59,7 +59,7 @@ done
 # Every layout's levels are measured: each operation of each level has a
 # complete timing record of its own library.
 run 0 "$ngcc" -C "$ws" measure incpath filelevel sibling macro --run runs/layouts \
-	--trial-target 0.002 --trials 1 --disturbed-retries 0 --no-memory-pass \
+	--trial-target 0.002 --trials 1 --disturbed-retries 0 --no-memory-pass --no-sampling \
 	--allow-unfixed-host=test
 for pair in incpath/IncPathKEM-48 incpath/IncPathKEM-80 filelevel/FileLevel-96 \
 	    filelevel/FileLevel-160 sibling/SiblingLevel-48 sibling/SiblingLevel-64 \
@@ -144,7 +144,7 @@ has "$tmp/err" "instances 'MacroLevel-1' and 'MacroLevel-5' report the same size
 
 # 5. Measured briefly: a campaign over the #include-driven package.
 run 0 "$ngcc" -C "$ws" campaign "$fix/FileLevelKEM" --run runs/lv \
-	--trial-target 0.002 --trials 2 --disturbed-retries 0 --no-memory-pass --no-repeat \
+	--trial-target 0.002 --trials 2 --disturbed-retries 0 --no-memory-pass --no-repeat --no-sampling \
 	--allow-unfixed-host=test
 for l in FileLevel-96 FileLevel-160; do
 	for op in keygen enc dec; do

@@ -22,7 +22,8 @@ trap cleanup EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only: the memory pass that follows measure is memory.sh's subject.
-plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --max-timeout 2 --no-memory-pass --allow-unfixed-host=test)
+# Nor the sampling pass (campaign.sh): --no-sampling is recorded and honoured.
+plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --max-timeout 2 --no-memory-pass --no-sampling --allow-unfixed-host=test)
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"
@@ -43,6 +44,9 @@ run = sys.argv[1]
 def load(p):
     with open(os.path.join(run, p)) as f:
         return json.load(f)
+# --no-sampling: no sample records, and the option says so
+assert load("campaign.json")["options"]["sampling"] is False
+assert not os.path.exists(os.path.join(run, "samples")), os.listdir(os.path.join(run, "samples"))
 expect = {}
 for lab in ("ExampleKEM-128", "ExampleKEM-128+avx2", "ExampleKEM-256", "Toy-1"):
     for op in ("keygen", "enc", "dec"):

@@ -21,7 +21,8 @@ ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 # A short timing plan: MemKEM's keygen maps and touches 64 MiB (about 0.1 s
 # a call), so the operation budget caps its timing at a few calls; the
 # memory pass plans its own calls (up to 20) from the calibration.
-plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --op-budget 0.5 --max-timeout 60 --allow-unfixed-host=test)
+# (the sampling pass is campaign.sh's subject)
+plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --op-budget 0.5 --max-timeout 60 --allow-unfixed-host=test --no-sampling)
 
 # The example package comes added and built (shared/example-built.sh).
 shared_copy example-built "$ws"

@@ -102,7 +102,7 @@ cp "$ws/keep.diff" "$ws/candidates/pk/patches/fix-include.diff"
 
 # The page names the patch; publish carries it, validate checks it.
 ngcc measure --run runs/p pk --trial-target 0.002 --trials 1 --op-budget 0.05 --max-timeout 120 \
-	--no-memory-pass --allow-unfixed-host=test >"$ws/m.out" 2>&1 || fail "measure: $(tail -20 "$ws/m.out")"
+	--no-memory-pass --no-sampling --allow-unfixed-host=test >"$ws/m.out" 2>&1 || fail "measure: $(tail -20 "$ws/m.out")"
 ngcc report --run runs/p --out "$ws/rep" >"$ws/rep.out" 2>&1 || fail "report: $(cat "$ws/rep.out")"
 page=$(ls "$ws"/rep/*/pk.md)
 has "$page" "- Patches: built with 1 patch: \`fix-include.diff\` (sha256 \`${patch_sum:0:16}…\`)"

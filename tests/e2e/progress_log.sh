@@ -14,7 +14,7 @@ trap 'rm -rf "$ws"' EXIT
 export NGCC_PERF_LOCK_DIR=${NGCC_PERF_LOCK_DIR:-$ws/locks}
 mkdir -p "$NGCC_PERF_LOCK_DIR"
 cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
-plan=(--trial-target 0.05 --trials 3 --disturbed-retries 0 --allow-unfixed-host=test --cpu "$cpu")
+plan=(--trial-target 0.05 --trials 3 --disturbed-retries 0 --allow-unfixed-host=test --no-sampling --cpu "$cpu")
 
 shared_copy example-built "$ws/a"
 shared_copy example-built "$ws/b"

@@ -137,6 +137,36 @@ p = sys.argv[2] + '/reports/$sys/examplekem.md'
 b = bytearray(open(p, 'rb').read()); b[-2] ^= 1
 open(p, 'wb').write(b)" "PROBLEM reports/$sys/examplekem.md: differs from the page regenerated"
 
+# R11: the sample records are published, A.2 and the distribution chart are
+# on the page, and validate recomputes every robust figure from the kept
+# samples: a changed sample, a cut-short list and a foreign document in
+# samples/ are each a problem naming the file.
+smp=samples/examplekem/ExampleKEM-128__enc.json
+[ "$(ls "$data/samples/examplekem" | wc -l)" = 6 ] || fail "sample records not published: $(ls "$data/samples/examplekem")"
+grep -qxF '### A.2 Per-call samples' "$ws/ds/reports/$sys/examplekem.md" || fail "the page has no A.2"
+grep -qF '| `ExampleKEM-128` enc | '"${NGCC_PERF_SAMPLES:-1000}"' × ' "$ws/ds/reports/$sys/examplekem.md" ||
+	fail "A.2 has no enc row of ${NGCC_PERF_SAMPLES:-1000} samples"
+grep -qF '](charts/examplekem-samples.svg)' "$ws/ds/reports/$sys/examplekem.md" || fail "A.2 has no chart"
+[ "$(grep -c 'class="mark"' "$ws/ds/reports/$sys/charts/examplekem-samples.svg")" = 6 ] ||
+	fail "the distribution chart does not draw one box per operation"
+tamper sample "
+import json, sys
+p = sys.argv[1] + '/$smp'
+r = json.load(open(p))
+r['batch_ns'][:len(r['batch_ns']) // 2] = [x * 3 for x in r['batch_ns'][:len(r['batch_ns']) // 2]]
+open(p, 'w').write(json.dumps(r, indent=1) + '\n')" "of batch_ns (recomputed from the kept samples)"
+tamper sample-cut "
+import json, sys
+p = sys.argv[1] + '/$smp'
+r = json.load(open(p))
+del r['batch_ns'][10:]
+del r['batch_cycles'][10:]
+open(p, 'w').write(json.dumps(r, indent=1) + '\n')" "PROBLEM data/$sys/$smp: batch_ns has 10 sample(s), the plan"
+tamper sample-foreign "
+import shutil, sys
+shutil.copy(sys.argv[1] + '/$rec', sys.argv[1] + '/samples/examplekem/ExampleKEM-128__dec.json')" \
+	"PROBLEM data/$sys/samples/examplekem/ExampleKEM-128__dec.json: not a samples document"
+
 # The site is part of the dataset: after `site`, validate regenerates it
 # (HTML, SVG, CSV, JSON, data/ copies) and compares every file.
 ngcc site --dataset ds >"$ws/site.out" 2>&1 || fail "site: $(cat "$ws/site.out")"

@@ -12,7 +12,7 @@ trap 'rm -rf "$ws"' EXIT
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
 . "$NGCC_SRC/tests/e2e/lib.bash"
 # Timing only (the memory pass and its resume are memory.sh's subject).
-args=(measure --run runs/k --trial-target 0.05 --trials 3 --disturbed-retries 0 --no-memory-pass --allow-unfixed-host=test)
+args=(measure --run runs/k --trial-target 0.05 --trials 3 --disturbed-retries 0 --no-memory-pass --no-sampling --allow-unfixed-host=test)
 
 # The example package, added, built and KAT-tested (shared/example-built.sh).
 shared_copy example-built "$ws"

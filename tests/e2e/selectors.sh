@@ -15,7 +15,7 @@ ws=$(mktemp -d /tmp/ngcc-e2e-selectors.XXXXXX)
 trap 'rm -rf "$ws"' EXIT
 . "$NGCC_SRC/tests/e2e/lib.bash"
 ngcc() { "$NGCC_BIN/ngcc-perf" -C "$ws" "$@"; }
-plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test)
+plan=(--trial-target 0.002 --trials 2 --disturbed-retries 0 --allow-unfixed-host=test --no-sampling)
 shared_copy example-built "$ws"
 conf=$ws/candidates/examplekem/candidate.conf
 

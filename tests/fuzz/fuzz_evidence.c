@@ -3,7 +3,8 @@
  * is parsed as JSON and given to every format's field check
  * (evidence/check.h); a document a check accepts is then used the way
  * the readers use it (the record's trials flattened and their statistics
- * computed, the profile's and memory record's derived values recomputed),
+ * computed, the profile's, memory and sample record's derived values
+ * recomputed),
  * which must not crash whatever the values.
  */
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include "evidence/memory_json.h"
 #include "evidence/profile_json.h"
 #include "evidence/record.h"
+#include "evidence/samples_json.h"
 #include "stats/stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,6 +48,7 @@ static const struct {
 } formats[] = {
 	{ profile_check_fields, profile_check },
 	{ memory_check, memory_recompute_check },
+	{ samples_check, samples_recompute_check },
 	{ build_json_check, NULL },
 	{ campaign_check, NULL },
 	{ check_record_check, check_record_recompute },

@@ -1,0 +1,431 @@
+/* sampling.c — see sampling.h (docs/method.md §14 R11). */
+#include "campaign/sampling.h"
+
+#include "campaign/rundir.h"
+#include "evidence/campaign_json.h"
+#include "evidence/json.h"
+#include "evidence/record.h"
+#include "method/sampling.h"
+#include "proc/command.h"
+#include "util/interrupt.h"
+#include "util/numparse.h"
+#include "util/untrusted.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double sampling_timeout_s(long samples, long batch, double call_s, double setup_s)
+{
+	return 3 * (double)samples * (double)batch * (call_s > 0 ? call_s : 0) + 3 * setup_s + 120;
+}
+
+/* SAMPLING_SAMPLES, or NGCC_PERF_SAMPLES when it is a number in range
+ * (else a warning, once). */
+static long samples_per_operation(void)
+{
+	static long n;
+	long long v;
+	if (n)
+		return n;
+	n = SAMPLING_SAMPLES;
+	const char *s = getenv(SAMPLING_SAMPLES_ENV);
+	if (s && *s && parse_whole(s, SAMPLING_SAMPLES_MIN, SAMPLING_SAMPLES_MAX, &v))
+		ngcc_warning("%s=%s: expected a whole number from %d to %d; taking %d samples per "
+			     "operation", SAMPLING_SAMPLES_ENV, s, SAMPLING_SAMPLES_MIN,
+			     SAMPLING_SAMPLES_MAX, SAMPLING_SAMPLES);
+	else if (s && *s)
+		n = (long)v;
+	return n;
+}
+
+/* ---- the option ------------------------------------------------------------- */
+
+int sampling_strip_option(int *argc, char **argv)
+{
+	int found = 0, k = 1;
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[k++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], SAMPLING_NO_PASS_OPTION))
+			found = 1;
+		else
+			argv[k++] = argv[i];
+	}
+	*argc = k;
+	argv[k] = NULL;
+	return found;
+}
+
+static int option_cb(json_t *doc, void *ctx)
+{
+	campaign_set_option(doc, "sampling", json_boolean(*(int *)ctx));
+	return 0;
+}
+
+void sampling_record_option(const struct engine_opts *o, int enabled)
+{
+	if (!o->run)
+		return;
+	char *run = engine_run_dir(o);
+	if (!mkdir_p(run, 0755))
+		campaign_update(o->workspace, run, option_cb, &enabled);
+	free(run);
+}
+
+/* ---- one unit ------------------------------------------------------------------ */
+
+struct pass {
+	struct engine *e;
+	struct tally t;
+	int refused;
+	struct progress progress;
+	int k;              /* units started */
+};
+
+static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		json_t *v = json_object_get(from, *keys);
+		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
+	}
+}
+
+/* What the pass planned for a unit, from its timing record. */
+struct sample_plan {
+	long samples, warmups, batch_estimate;
+	double call_ns, t1_s, setup_s, timeout_s;
+};
+
+static void plan_from_timing(const struct engine *e, const struct unit *u, const json_t *timing,
+			     struct sample_plan *p)
+{
+	const json_t *plan = json_object_get(timing, "plan");
+	const json_t *counter = json_object_get(timing, "counter");
+	p->samples = samples_per_operation();
+	p->warmups = jget_int(plan, "warmups", 1);
+	if (p->warmups < 1)
+		p->warmups = 1;
+	p->call_ns = jget_real(timing, "mean_seconds", 0) * 1e9;
+	p->t1_s = u->t1_s;
+	p->setup_s = u->setup_s;
+	/* the driver chooses the batch from its own overhead: the timing
+	 * processes' gives the timeout */
+	p->batch_estimate = sampling_batch(jget_real(counter, "overhead_ns_median", 0), p->call_ns,
+					   0);
+	p->timeout_s = engine_timeout(e, sampling_timeout_s(p->samples, p->batch_estimate,
+							    p->call_ns / 1e9, p->setup_s));
+}
+
+struct run_facts {
+	struct spawn_res *res;    /* NULL: not started */
+	json_t *result;           /* the driver's fd-3 JSON, or NULL */
+	json_t *command;          /* borrowed */
+	double timeout_s;
+	long samples;
+};
+
+static const char *run_status(const struct run_facts *f, char **detail)
+{
+	const struct spawn_res *r = f->res;
+	const json_t *s = json_object_get(f->result, "samples");
+	if (!r) {
+		*detail = xstrdup("the timing driver could not be started");
+		return ST_FAILED;
+	}
+	if (r->timed_out) {
+		*detail = spawn_describe(r, f->timeout_s);
+		return ST_HARD_TIMEOUT;
+	}
+	if (!f->result) {
+		char *how = spawn_describe(r, f->timeout_s);
+		*detail = xasprintf("no result from the timing driver (%s)", how);
+		free(how);
+		return ST_FAILED;
+	}
+	const char *st = jget_str(f->result, "status", "");
+	if (!(r->exited && r->exit_code == 0) || strcmp(st, ST_COMPLETE)) {
+		const char *err = jget_str(f->result, "error", NULL);
+		char *how = spawn_describe(r, f->timeout_s);
+		*detail = err ? xasprintf("%s (%s)", err, how) : how;
+		if (err)
+			free(how);
+		return !strcmp(st, ST_INVALID) ? ST_INVALID : ST_FAILED;
+	}
+	if ((long)json_array_size(json_object_get(s, "batch_ns")) != f->samples) {
+		*detail = xasprintf("%zu of %ld samples taken",
+				    json_array_size(json_object_get(s, "batch_ns")), f->samples);
+		return ST_FAILED;
+	}
+	*detail = NULL;
+	return ST_COMPLETE;
+}
+
+static json_t *process_json(const struct run_facts *f, const char *status, const char *detail)
+{
+	json_t *p = json_object();
+	json_object_set_new(p, "status", json_string(status));
+	json_object_set_new(p, "exit_code", f->res && f->res->exited ? json_integer(f->res->exit_code) :
+			    json_null());
+	json_object_set_new(p, "command", json_incref(f->command));
+	json_object_set_new(p, "wall_s", f->res ? json_real(f->res->wall_s) : json_null());
+	json_object_set_new(p, "error", jstr_or_null(detail));
+	json_object_set_new(p, "stderr_tail", jstr_or_null(f->res ? f->res->err_tail : NULL));
+	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(f->res));
+	return p;
+}
+
+/* The raw samples of the driver's result (empty arrays without one). */
+static void raw_samples(json_t *j, const struct run_facts *f, const json_t *counter)
+{
+	const json_t *s = json_object_get(f->result, "samples");
+	long long batch = jget_int(s, "batch", 1), brackets = jget_int(s, "brackets_per_sample", 1);
+	const json_t *oh = json_object_get(counter, "overhead_ns_median");
+	const json_t *ns = json_object_get(s, "batch_ns"), *cy = json_object_get(s, "batch_cycles");
+	json_object_set_new(j, "batch", json_integer(batch > 0 ? batch : 1));
+	json_object_set_new(j, "brackets_per_sample", json_integer(brackets > 0 ? brackets : 1));
+	json_object_set_new(j, "overhead_subtracted_ns",
+			    json_real(json_is_number(oh) ? (double)brackets * json_number_value(oh) : 0));
+	json_object_set_new(j, "batch_ns", json_is_array(ns) ? json_deep_copy(ns) : json_array());
+	json_object_set_new(j, "batch_cycles", json_is_array(cy) ? json_deep_copy(cy) : json_array());
+}
+
+struct times {
+	const char *started, *ended;
+	json_t *load_start, *load_end;
+};
+
+static json_t *build_record(const struct engine *e, const struct unit *u, const json_t *timing,
+			    const struct sample_plan *p, const struct run_facts *f,
+			    const struct times *tm)
+{
+	static const char *const identity[] = { "candidate", "label", "instance", "variant", "flags",
+		"operation", "op_key", "input_bytes", NULL };
+	static const char *const inputs[] = { "seed", "inputs", "kat", "kat_not_passed", "library",
+		"library_sha256", "kat_log", "kat_log_sha256", NULL };
+	char *detail = NULL;
+	const char *status = run_status(f, &detail);
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", evidence_schema(SAMPLES_KIND, SAMPLES_VERSION));
+	json_object_set_new(j, "status", json_string(status));
+	if (detail)
+		json_object_set_new(j, "status_detail", json_string(detail));
+	copy_keys(j, timing, identity);
+	if (!json_is_string(json_object_get(j, "op_key")))
+		json_object_set_new(j, "op_key", json_string(u->op));
+	json_object_set_new(j, "plan", json_pack("{s:I, s:f, s:I, s:f, s:f, s:f}", "samples",
+						 (json_int_t)p->samples, "call_ns", p->call_ns,
+						 "warmups", (json_int_t)p->warmups, "t1_s", p->t1_s,
+						 "setup_s", p->setup_s, "timeout_s", p->timeout_s));
+	copy_keys(j, timing, inputs);
+	/* the sampling process is seeded once with the default bytes and
+	 * calls on fixed inputs, whatever the timing record's modes */
+	const char *seed_hex = jget_str(f->result, "seed_hex", NULL);
+	json_object_set_new(j, "seed", json_pack("{s:s, s:s?}", "mode", "fixed", "bytes_hex", seed_hex));
+	json_object_set_new(j, "inputs", json_pack("{s:s, s:n}", "mode", "fixed", "pool_size"));
+	json_object_set_new(j, "host", json_deep_copy(e->host_state));
+	json_object_set_new(j, "started_utc", json_string(tm->started));
+	json_object_set_new(j, "ended_utc", json_string(tm->ended));
+	json_object_set_new(j, "load_average_start", json_incref(tm->load_start));
+	json_object_set_new(j, "load_average_end", json_incref(tm->load_end));
+	json_object_set_new(j, "environment", json_deep_copy(e->env));
+	json_object_set_new(j, "cpu", json_integer(e->cpu));
+	/* the sampling process's own counter and bracket overhead, which its
+	 * samples are corrected by; the timing record's without a result */
+	const json_t *counter = json_object_get(f->result, "counter");
+	if (!json_is_object(counter))
+		counter = json_object_get(timing, "counter");
+	json_object_set_new(j, "counter", counter ? json_deep_copy(counter) : json_null());
+	json_object_set_new(j, "process", process_json(f, status, detail));
+	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
+	json_object_set_new(j, "timing_record", json_string(timing_path));
+	free(timing_path);
+	raw_samples(j, f, counter);
+	samples_derive(j);
+	free(detail);
+	return j;
+}
+
+/* Run the driver in sampling mode for u; returns the record (never NULL). */
+static json_t *run_unit(struct engine *e, const struct unit *u, const json_t *timing)
+{
+	struct sample_plan p;
+	struct child_cmd cmd;
+	struct run_facts f;
+	struct times tm;
+	char started[32], ended[32];
+	plan_from_timing(e, u, timing, &p);
+	memset(&f, 0, sizeof f);
+	f.timeout_s = p.timeout_s;
+	f.samples = p.samples;
+	child_cmd_init(&cmd, DRIVER_NAME);
+	child_cmd_arg(&cmd, "--lib");
+	child_cmd_arg(&cmd, u->library);
+	child_cmd_arg(&cmd, "--op");
+	child_cmd_arg(&cmd, u->op);
+	child_cmd_arg(&cmd, "--samples");
+	child_cmd_argf(&cmd, "%ld", p.samples);
+	child_cmd_arg(&cmd, "--call-ns");
+	child_cmd_argf(&cmd, "%.17g", p.call_ns);
+	child_cmd_arg(&cmd, "--warmups");
+	child_cmd_argf(&cmd, "%ld", p.warmups);
+	child_cmd_arg(&cmd, "--cpu");
+	child_cmd_argf(&cmd, "%d", e->cpu);
+	if (e->o.counter_fallback) {
+		child_cmd_arg(&cmd, "--counter");
+		child_cmd_arg(&cmd, "fallback");
+	}
+	engine_counter_rate_arg(e, &cmd);
+	f.command = cmd.shown;
+	struct spawn_res res;
+	utc_now_iso(started);
+	tm.load_start = record_load_average();
+	int ran = !engine_spawn(e, &cmd, f.timeout_s, 2000, &res);
+	utc_now_iso(ended);
+	tm.load_end = record_load_average();
+	tm.started = started;
+	tm.ended = ended;
+	f.res = ran ? &res : NULL;
+	if (ran && res.result && res.result_len)
+		f.result = json_loads(res.result, 0, NULL);
+	json_t *rec = build_record(e, u, timing, &p, &f, &tm);
+	json_decref(f.result);
+	json_decref(tm.load_start);
+	json_decref(tm.load_end);
+	if (ran)
+		spawn_res_free(&res);
+	child_cmd_free(&cmd);
+	return rec;
+}
+
+static void print_samples(const struct unit *u, const json_t *rec)
+{
+	const char *status = jget_str(rec, "status", "?");
+	const json_t *r = json_object_get(rec, "robust");
+	if (strcmp(status, ST_COMPLETE) || !json_is_object(r)) {
+		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
+		printf("SAMPLES %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
+		free(d);
+		return;
+	}
+	printf("SAMPLES %s %s %s complete: %lld × %lld call(s), median %.4g s, P5 %.4g s, "
+	       "P95 %.4g s, %lld outlier(s)\n", u->cand, u->label, u->op,
+	       jget_int(r, "n", 0), jget_int(rec, "batch", 0), jget_real(r, "median_s", 0),
+	       jget_real(r, "p5_s", 0), jget_real(r, "p95_s", 0), jget_int(r, "outliers", 0));
+}
+
+/* A sample record follows its timing record, which has passed the stale
+ * rule already: one of another library is simply redone. */
+static const struct resume_kind samples_kind = { SAMPLES_KIND, &samples_format, 1 };
+
+struct sampling_todo {
+	json_t *timing;         /* complete timing record of a sampled operation, or NULL */
+	enum resume_action r;
+};
+
+static void sampling_classify(struct pass *ps, struct unit *u, struct sampling_todo *td)
+{
+	struct engine *e = ps->e;
+	td->timing = engine_timing_record(e, u);
+	if (!td->timing)
+		return;
+	const json_t *plan = json_object_get(td->timing, "plan");
+	u->t1_s = jget_real(plan, "t1_s", 0);
+	u->setup_s = jget_real(plan, "setup_s", 0);
+	double mean_s = jget_real(td->timing, "mean_seconds", 0);
+	if (!sampling_wanted(u->t1_s, mean_s) || !(mean_s > 0)) {
+		json_decref(td->timing);   /* 10 ms or more a call: not sampled (§6.6) */
+		td->timing = NULL;
+		return;
+	}
+	td->r = rundir_resume(e->run, &samples_kind, u->cand, u->stem, u->library_sha256,
+			      e->o.redo_stale, NULL, NULL);
+	if (td->r == RESUME_KEEP) {
+		ps->t.kept++;
+	} else if (td->r == RESUME_GIVE_UP) {
+		char *path = rundir_unit_path(e->run, SAMPLES_KIND, u->cand, u->stem);
+		fprintf(stderr, "%s %s %s: sampling pass failed %d times; giving up (see %s)\n",
+			u->cand, u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
+		free(path);
+		ps->t.failed++;
+	}
+}
+
+static void sampling_unit(struct pass *ps, struct unit *u, const json_t *timing)
+{
+	struct engine *e = ps->e;
+	if (interrupt_pending()) {
+		ps->t.left++;
+		return;
+	}
+	char *path = rundir_unit_path(e->run, SAMPLES_KIND, u->cand, u->stem);
+	progress_unit(&ps->progress, ++ps->k, u->cand, u->label, u->op);
+	json_t *rec = run_unit(e, u, timing);
+	progress_done(&ps->progress, 0);
+	progress_clear(&ps->progress);
+	char *dir = path_dirname(path);
+	if (interrupt_pending()) {
+		tally_cut(&ps->t, u);
+		ps->t.left++;
+	} else if (engine_env_still_equal(e)) {
+		ps->refused = 1;
+	} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+		ps->t.failed++;
+	} else {
+		print_samples(u, rec);
+		if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
+			ps->t.failed++;
+		else
+			ps->t.made++;
+	}
+	free(dir);
+	json_decref(rec);
+	free(path);
+}
+
+static void sampling_pass(struct pass *ps)
+{
+	struct engine *e = ps->e;
+	struct sampling_todo *td = xcalloc(e->n_units ? e->n_units : 1, sizeof *td);
+	int n = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		sampling_classify(ps, &e->units[i], &td[i]);
+		n += td[i].timing && td[i].r == RESUME_RUN;
+	}
+	progress_init(&ps->progress, e->o.tty, "sampling", n, 0);
+	for (size_t i = 0; i < e->n_units; i++) {
+		if (td[i].timing && td[i].r == RESUME_RUN && !ps->refused)
+			sampling_unit(ps, &e->units[i], td[i].timing);
+		json_decref(td[i].timing);
+	}
+	free(td);
+}
+
+int sampling_after_measure(const struct engine_opts *o, int rc)
+{
+	sampling_record_option(o, !o->no_sampling);
+	int src = o->no_sampling ? EXIT_OK : sampling_phase(o);
+	return src > rc ? src : rc;
+}
+
+int sampling_phase(const struct engine_opts *o)
+{
+	struct engine e;
+	struct pass ps;
+	memset(&ps, 0, sizeof ps);
+	ps.e = &e;
+	int rc = engine_begin(&e, o, "sampling");
+	if (rc == EXIT_OK) {
+		sampling_pass(&ps);
+		rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
+		rc = engine_summary(&e, &ps.t, "sample record", "sampled", rc);
+		engine_end(&e, rc);
+	}
+	engine_free(&e);
+	return rc;
+}
