@@ -117,8 +117,8 @@ check_links() {
 check_titles() {
 	local site=$1 f title h1
 	while IFS= read -r f; do
-		title=$(grep -o '<title>[^<]*</title>' "$f" | head -1 | sed 's/<[^>]*>//g')
-		h1=$(grep -o '<h1 [^>]*>.*</h1>' "$f" | head -1 | sed 's/<[^>]*>//g')
+		title=$(grep -m1 -o '<title>[^<]*</title>' "$f" | sed 's/<[^>]*>//g')
+		h1=$(grep -m1 -o '<h1 [^>]*>.*</h1>' "$f" | sed 's/<[^>]*>//g')
 		[ -n "$h1" ] || fail "${f#$site/} has no H1"
 		[ "$title" = "ngcc-perf: $h1" ] || fail "${f#$site/}: title '$title' vs H1 '$h1'"
 	done < <(find "$site" -name '*.html')
@@ -152,7 +152,7 @@ for site in "${sites[@]}"; do
 	grep -q "style.css?v=$css\"" "$site/index.html" || fail "style.css version is not its digest"
 	! grep -rl '<script' "$site" --include='*.html' >/dev/null || fail "a page ships a script"
 	# the candidate chart: one mark per row of the CSV it links
-	svg=$(find "$site" -name 'examplekem-cycles.svg' | head -1)
+	svg=$(find "$site" -name 'examplekem-cycles.svg' -print -quit)
 	[ -n "$svg" ] || fail "no cycles chart"
 	rows=$(($(wc -l <"${svg%.svg}.csv") - 1))
 	marks=$(grep -o 'class="mark"' "$svg" | wc -l)
@@ -172,7 +172,7 @@ for site in "${sites[@]}"; do
 		fi
 	done
 	# section 5 says how its peak RSS differs from A.3's (the memory pass ran)
-	cpage=$(find "$site" -name examplekem.html | head -1)
+	cpage=$(find "$site" -name examplekem.html -print -quit)
 	python3 - "$cpage" <<'PY' || fail "$cpage: no note on the two peak RSS figures in section 5"
 import sys
 p = open(sys.argv[1]).read()
@@ -181,7 +181,7 @@ assert p.find("5. Resource consumption</h2>") < note < p.find("6. Transmission a
 assert "The operation peak RSS is not the peak RSS of section 5" in p
 PY
 	# the memory chart shows what varies: growth over the loaded RSS, stack, heap
-	msvg=$(find "$site" -name 'examplekem-memory.svg' | head -1)
+	msvg=$(find "$site" -name 'examplekem-memory.svg' -print -quit)
 	grep -q '>operation peak above loaded RSS<' "$msvg" || fail "memory chart legend"
 	head -1 "${msvg%.svg}.csv" | grep -qx 'instance,operation,op_peak_above_loaded_rss_bytes,stack_peak_bytes,heap_peak_bytes' ||
 		fail "memory chart CSV header"

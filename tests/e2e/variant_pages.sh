@@ -3,8 +3,8 @@
 # docs/report-format.md §5, §6, §10.2, §11): a short measurement on the layouts
 # fixture ToyKEM (add, build, kat, measure keygen and dec), whose Toy-1-128
 # ships a Reference_ and an Optimized_Implementation (built as
-# Toy-1-128+avx2), then:
-#  - the candidate page: "reference, optimized (AVX2)", `Toy-1-128` (AVX2)
+# Toy-1-128+portable), then:
+#  - the candidate page: "reference, optimized (portable)", `Toy-1-128` (portable)
 #    rows in the seed tables right after the reference's, A.14 with the
 #    variant's status and speed-ups; two variant builds that did not run
 #    (an UNSUPPORTED_CPU and a KAT MISMATCH entry added to build.json) are
@@ -33,7 +33,7 @@ cand=toykem-submission-v1-0
 	{ tail -20 "$ws/campaign.err"; fail "add, build, kat or measure exited non-zero"; }
 sys=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["system_id"])' \
 	"$ws/runs/c/campaign.json")
-[ -f "$ws/runs/c/records/$cand/Toy-1-128+avx2__dec.json" ] || fail "the optimized build was not timed"
+[ -f "$ws/runs/c/records/$cand/Toy-1-128+portable__dec.json" ] || fail "the optimized build was not timed"
 
 # Variant builds that did not run, as build.json records them; the last
 # one of a parameter set without a reference build.
@@ -42,12 +42,12 @@ import copy, json, sys
 p = sys.argv[1]
 d = json.load(open(p))
 inst = d["instances"]
-src = inst["toykem-submission-v1-0/Toy-1-128+avx2"]
+src = inst["toykem-submission-v1-0/Toy-1-128+portable"]
 # the KAT gate's comparison with the reference (kat/gate_variants.c)
 src["kat_vs_reference"] = "same"
 for label, variant, kat, vs in (
         ("Toy-1-128+avx512", "optimized-avx512", "UNSUPPORTED_CPU", "not compared"),
-        ("Toy-1-128+portable", "optimized-portable", "MISMATCH", "differs"),
+        ("Toy-1-128+neon", "optimized-neon", "MISMATCH", "differs"),
         ("Toy-1-128+additional", "additional", "MISMATCH", None),
         ("Toy-5-256+additional", "additional", "PASS", "no reference")):
     e = copy.deepcopy(src)
@@ -60,8 +60,8 @@ json.dump(d, open(p, "w"), indent=1)
 PY
 ngcc report --run runs/c >/dev/null 2>"$ws/report.err" || { cat "$ws/report.err"; fail "report"; }
 page=$ws/runs/c/reports/$sys/$cand.md
-has "$page" '- Implementation versions measured: reference, optimized (AVX2)'
-has "$page" '| `Toy-1-128` (AVX2) | guide-performance | PASS |'
+has "$page" '- Implementation versions measured: reference, optimized (portable)'
+has "$page" '| `Toy-1-128` (portable) | guide-performance | PASS |'
 has "$page" '| `Toy-1-128` (AVX-512) | guide-performance | UNSUPPORTED_CPU (not timed) |'
 # §4: the variant's rows right after the reference's, none for the builds that did not run
 python3 - "$page" <<'PY' || fail "§4 rows"
@@ -70,25 +70,25 @@ text = open(sys.argv[1]).read()
 perf = text.split("## 4. Performance")[1].split("\n## ")[0]
 rows = [l.split(" | ")[0:2] for l in perf.splitlines() if l.startswith("| `")]
 want = [["| `Toy-1-128`", "keygen"], ["| `Toy-1-128`", "dec"],
-        ["| `Toy-1-128` (AVX2)", "keygen"], ["| `Toy-1-128` (AVX2)", "dec"],
+        ["| `Toy-1-128` (portable)", "keygen"], ["| `Toy-1-128` (portable)", "dec"],
         ["| `Toy-3-192`", "keygen"], ["| `Toy-3-192`", "dec"]]
 assert rows == want, rows
 PY
 has "$page" '### A.14 Implementation variants'
-has "$page" '| `Toy-1-128` (AVX2) | optimized (AVX2) | PASS | same | timed, 2 of 2 records complete | no |'
+has "$page" '| `Toy-1-128` (portable) | optimized (portable) | PASS | same | timed, 2 of 2 records complete | no |'
 has "$page" '| `Toy-1-128` (AVX-512) | optimized (AVX-512) | UNSUPPORTED_CPU | not compared | not run: UNSUPPORTED_CPU'
-has "$page" '| `Toy-1-128` (portable) | optimized (portable) | MISMATCH | differs | not timed: KAT output differs from its reference'"'"'s (KAT MISMATCH) | no |'
+has "$page" '| `Toy-1-128` (NEON) | optimized (NEON) | MISMATCH | differs | not timed: KAT output differs from its reference'"'"'s (KAT MISMATCH) | no |'
 has "$page" '| `Toy-1-128` (additional) | additional | MISMATCH | – | not timed: KAT MISMATCH'
 has "$page" '| `Toy-5-256` (additional) | additional | PASS | no reference | not measured in this run | no |'
 has "$page" '- Parameter sets: `Toy-1-128`, `Toy-3-192`, `Toy-5-256`'
-grep -q '^| `Toy-1-128` (AVX2) dec | [0-9.]*\( [kMG]\)\? | [0-9.]*\( [kMG]\)\? | [0-9]*\.[0-9][0-9]× |$' "$page" ||
-	fail "A.14 speed-up row of dec: $(grep -F '(AVX2) dec' "$page")"
+grep -q '^| `Toy-1-128` (portable) dec | [0-9.]*\( [kMG]\)\? | [0-9.]*\( [kMG]\)\? | [0-9]*\.[0-9][0-9]× |$' "$page" ||
+	fail "A.14 speed-up row of dec: $(grep -F '(portable) dec' "$page")"
 hasnt "$page" '(AVX-512) | keygen'
 summary=$ws/runs/c/reports/$sys/index.md
 has "$summary" '## Fastest implementation'
-hasnt "$summary" '(AVX2)](' # seed tables: reference rows only
+hasnt "$summary" '(portable)](' # seed tables: reference rows only
 has "$ws/runs/c/reports/$sys/method.md" '- Implementation variants: every implementation'
-has "$ws/runs/c/reports/$sys/method.md" 'optimized (AVX2): 1 build, `guide-performance`, compiled with `'
+has "$ws/runs/c/reports/$sys/method.md" 'optimized (portable): 1 build, `guide-performance`, compiled with `'
 has "$ws/runs/c/reports/$sys/method.md" 'no variant build was profiled'
 
 # publish (the campaign's own build.json: the two added entries have no
@@ -98,7 +98,7 @@ python3 - "$ws/build/$cand/build.json" <<'PY'
 import json, sys
 p = sys.argv[1]
 d = json.load(open(p))
-for k in [k for k in d["instances"] if k.endswith(("+avx512", "+portable", "+additional"))]:
+for k in [k for k in d["instances"] if k.endswith(("+avx512", "+neon", "+additional"))]:
     del d["instances"][k]
 json.dump(d, open(p, "w"), indent=1)
 PY
@@ -112,9 +112,9 @@ md=$ws/ds/reports/$sys/index.md
 python3 - "$csv" "$md" <<'PY' || fail "summary.csv and the summary's fastest builds disagree"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert {r["variant"] for r in rows} == {"reference", "optimized-avx2"}, rows
+assert {r["variant"] for r in rows} == {"reference", "optimized-portable"}, rows
 fast = {(r["label"], r["operation"]): r["variant"] for r in rows if r["fastest"] == "true"}
-words = {"reference": "reference", "optimized-avx2": "optimized (AVX2)"}
+words = {"reference": "reference", "optimized-portable": "optimized (portable)"}
 text = open(sys.argv[2]).read().split("## Fastest implementation")[1]
 seen = 0
 for line in text.splitlines():
@@ -126,20 +126,20 @@ for line in text.splitlines():
     seen += 1
 assert seen == 2, seen   # Toy-1-128 keygen and dec; Toy-3-192 has no variant
 for r in rows:
-    if r["variant"] == "optimized-avx2":
+    if r["variant"] == "optimized-portable":
         assert float(r["speedup_vs_reference"]) > 0, r
     else:
         assert r["speedup_vs_reference"] == "", r
 PY
 site=$ws/ds/site/$sys
-for v in variants variants-reference variants-optimized-avx2; do
+for v in variants variants-reference variants-optimized-portable; do
 	[ -f "$site/$v.html" ] || fail "no $v.html"
 	grep -q "href=\"$v.html\"" "$site/index.html" || fail "$v.html not linked from the summary"
 done
-grep -q '<strong>optimized (AVX2)</strong>' "$site/variants-optimized-avx2.html" ||
-	fail "the AVX2 view does not say it is shown"
-! grep -q '<td>reference</td>' "$site/variants-optimized-avx2.html" ||
-	fail "the AVX2 view has reference rows"
+grep -q '<strong>optimized (portable)</strong>' "$site/variants-optimized-portable.html" ||
+	fail "the portable view does not say it is shown"
+! grep -q '<td>reference</td>' "$site/variants-optimized-portable.html" ||
+	fail "the portable view has reference rows"
 grep -q '<td>reference</td>' "$site/variants.html" || fail "the all-builds view lacks reference rows"
 
 # A second system with the same data: each variant against the same variant.
@@ -150,7 +150,7 @@ sed -i "s/\"system_id\": \"$sys\"/\"system_id\": \"${sys}b\"/" "$ws/ds2/data/${s
 ngcc site --dataset ds2 >/dev/null
 cmp=$ws/ds2/site/compare.html
 grep -q "against $sys: implementation variants</h2>" "$cmp" || fail "compare.html: no variant section"
-grep -q '<td><code>Toy-1-128</code> (AVX2)</td>' "$cmp" || fail "compare.html: no AVX2 row"
+grep -q '<td><code>Toy-1-128</code> (portable)</td>' "$cmp" || fail "compare.html: no portable row"
 grep -q 'Like is compared with like' "$cmp" || fail "compare.html does not state the rule"
 
 # A parameter set timed only as a variant (its reference build renamed
