@@ -16,6 +16,7 @@ void launch_opts_init(struct launch_opts *o)
 	memset(o, 0, sizeof *o);
 	o->memory_pass = 1;
 	o->repeat = 1;
+	o->sampling = 1;
 }
 
 void launch_opts_free(struct launch_opts *o)
@@ -80,6 +81,8 @@ static void settings(struct strbuf *sb, const struct launch_opts *o, const char 
 	sb_var(sb, "DEFERRED_CPU", o->deferred_cpu ? o->deferred_cpu : "auto");
 	sb_addf(sb, "MEMORY=(%s)\n", o->memory_pass ? "" : "--no-memory-pass");
 	sb_addf(sb, "REPEAT=%d\n", o->repeat);
+	/* measure's own option: profile would refuse it */
+	sb_addf(sb, "SAMPLING=(%s)\n", o->sampling ? "" : "--no-sampling");
 }
 
 static const char jobs_text[] =
@@ -110,7 +113,7 @@ static const char jobs_text[] =
 	"\tlocal dir=\"$SHARDS/$name\"\n"
 	"\tmkdir -p \"$(abs \"$dir\")\"\n"
 	"\t{\n"
-	"\t\tupto1 ngcc measure \"${IDS[@]}\" --run \"$dir\" --cpu \"$cpu\" \"$@\" \"${DEFER[@]}\" \"${MEMORY[@]}\" \"${PASS[@]}\"\n"
+	"\t\tupto1 ngcc measure \"${IDS[@]}\" --run \"$dir\" --cpu \"$cpu\" \"$@\" \"${DEFER[@]}\" \"${MEMORY[@]}\" \"${SAMPLING[@]}\" \"${PASS[@]}\"\n"
 	"\t\tupto1 ngcc profile \"${IDS[@]}\" --run \"$dir\" --cpu \"$cpu\" \"$@\" \"${DEFER[@]}\" \"${PASS[@]}\"\n"
 	"\t} 2>&1 | tee \"$(abs \"$dir\")/$name.out\"\n"
 	"}\n"
@@ -138,7 +141,7 @@ static const char jobs_text[] =
 	"\tif ngcc status --run \"$RUN\" >\"$(abs \"$RUN\")/status.txt\"; then\n"
 	"\t\t# The repeatability sample, as a single campaign times it at its end.\n"
 	"\t\tif [ \"$REPEAT\" = 1 ]; then\n"
-	"\t\t\tupto1 ngcc measure \"${IDS[@]}\" --run \"$RUN\" --repeat \"${DEFER[@]}\" \"${MEMORY[@]}\" \"${PASS[@]}\"\n"
+	"\t\t\tupto1 ngcc measure \"${IDS[@]}\" --run \"$RUN\" --repeat \"${DEFER[@]}\" \"${MEMORY[@]}\" \"${SAMPLING[@]}\" \"${PASS[@]}\"\n"
 	"\t\tfi\n"
 	"\t\tngcc report --run \"$RUN\"\n"
 	"\telse\n"

@@ -39,6 +39,7 @@ struct launch_opts {
 	struct strlist pass;         /* options for measure and profile (planning,
 				      * host override, --prior, --counter, ...) */
 	int memory_pass;
+	int sampling;                /* 0: measure --no-sampling (campaign/sampling.h) */
 	int repeat;                  /* the final job times a sample again (campaign/repeat.h) */
 	/* parallel */
 	const char *sshlogin;        /* NULL: this machine only */

@@ -47,7 +47,8 @@ static void launch_usage(FILE *out)
 		"  --out DIR            where the scripts go (default RUN.shards)\n"
 		"  --trials N, --trial-target S, --op-budget S, --counter auto|fallback,\n"
 		"  --max-timeout S, --disturbed-retries N, --allow-unfixed-host[=REASON],\n"
-		"  --redo-stale, --no-memory-pass, --op OP\n"
+		"  --redo-stale, --no-memory-pass, --op OP, --seed-mode M, --input-pool P,\n"
+		"  --warm-calibration, --no-sampling\n"
 		"                       passed to every shard's measure and profile\n"
 		"  --no-repeat          the final job does not time a sample of the units\n"
 		"                       again (as campaign --no-repeat)\n"
@@ -76,6 +77,7 @@ static void launch_usage(FILE *out)
 enum {
 	OPT_RUN = 256, OPT_SHARDS, OPT_CPUS, OPT_DEFER, OPT_DEFERRED_CPU, OPT_PRIOR, OPT_OUT,
 	OPT_SSH, OPT_PARTITION, OPT_NODELIST, OPT_TIME, OPT_SBATCH, OPT_NO_MEMORY, OPT_NO_REPEAT,
+	OPT_NO_SAMPLING,
 	OPT_PASS_ARG, OPT_PASS_FLAG,
 };
 
@@ -104,6 +106,10 @@ static const struct option opts[] = {
 	{ "op", required_argument, NULL, OPT_PASS_ARG },
 	{ "allow-unfixed-host", optional_argument, NULL, OPT_PASS_FLAG },
 	{ "redo-stale", no_argument, NULL, OPT_PASS_FLAG },
+	{ "seed-mode", required_argument, NULL, OPT_PASS_ARG },
+	{ "input-pool", required_argument, NULL, OPT_PASS_ARG },
+	{ "warm-calibration", no_argument, NULL, OPT_PASS_FLAG },
+	{ "no-sampling", no_argument, NULL, OPT_NO_SAMPLING },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -131,7 +137,7 @@ static int split_cpus(const char *arg, struct strlist *out)
 static int check_whole_option(const char *name, const char *arg)
 {
 	static const struct { const char *name; int min; } whole[] = {
-		{ "trials", 1 }, { "disturbed-retries", 0 }, { "deferred-cpu", 0 },
+		{ "trials", 1 }, { "disturbed-retries", 0 }, { "deferred-cpu", 0 }, { "input-pool", 0 },
 	};
 	int v;
 	for (size_t i = 0; i < sizeof whole / sizeof *whole; i++)
@@ -168,6 +174,7 @@ static int take_option(struct launch_opts *o, int c, int index, const char *arg,
 	case OPT_SBATCH: sl_push(&o->sbatch_extra, arg); return 0;
 	case OPT_NO_MEMORY: o->memory_pass = 0; return 0;
 	case OPT_NO_REPEAT: o->repeat = 0; return 0;
+	case OPT_NO_SAMPLING: o->sampling = 0; return 0;
 	case OPT_PASS_ARG:
 		if (check_whole_option(opts[index].name, arg))
 			return -1;

@@ -111,6 +111,25 @@ static void test_parallel(void **state)
 	assert_has(s, "ngcc status --run \"$RUN\"");
 	assert_has(s, "ngcc report --run \"$RUN\"");
 	assert_true(strstr(s, "--onall") == NULL);
+	/* the final job times the repeatability sample; sampling is on */
+	assert_has(s, "REPEAT=1");
+	assert_has(s, "--run \"$RUN\" --repeat");
+	assert_has(s, "SAMPLING=()");
+	free(s);
+	sl_free(&written);
+	launch_opts_free(&o);
+
+	/* --no-repeat and --no-sampling: measure's own options, never profile's */
+	fill(&o, LAUNCH_PARALLEL);
+	o.repeat = 0;
+	o.sampling = 0;
+	assert_int_equal(launch_write(&o, tmpl, &written), 0);
+	assert_bash_ok(written.items[0]);
+	s = slurp(written.items[0]);
+	assert_has(s, "REPEAT=0");
+	assert_has(s, "SAMPLING=(--no-sampling)");
+	assert_true(strstr(s, "ngcc profile \"${IDS[@]}\" --run \"$dir\" --cpu \"$cpu\" \"$@\" \"${DEFER[@]}\" \"${PASS[@]}\"") != NULL);
+	assert_has(s, "\"${MEMORY[@]}\" \"${SAMPLING[@]}\" \"${PASS[@]}\"");
 	free(s);
 	sl_free(&written);
 	launch_opts_free(&o);
