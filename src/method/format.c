@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <locale.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,28 @@ const char *fmt_time(char *out, const double *seconds)
 	if (x * 1e6 >= 1)
 		return c_printf(out, "%.3g " FMT_MICRO "s", x * 1e6);
 	return c_printf(out, "%.3g ns", x * 1e9);
+}
+
+const char *fmt_time_interval(char *out, double lo, double hi)
+{
+	static const struct { double scale; const char *unit; } units[] = {
+		{ 1, "s" }, { 1e3, "ms" }, { 1e6, FMT_MICRO "s" }, { 1e9, "ns" },
+	};
+	size_t u = 0;
+	while (u + 1 < sizeof units / sizeof *units && lo * units[u].scale < 1)
+		u++;
+	char a[FMT_MAX], b[FMT_MAX];
+	/* never fewer digits than the high end's whole part: no "1e+03" */
+	int first = 3;
+	while (first < 6 && hi * units[u].scale >= pow(10, first))
+		first++;
+	for (int digits = first; digits <= 6; digits++) {
+		snprintf(a, sizeof a, "%.*g", digits, lo * units[u].scale);
+		snprintf(b, sizeof b, "%.*g", digits, hi * units[u].scale);
+		if (strcmp(a, b))
+			break;
+	}
+	return c_printf(out, "%s %s \xe2\x80\x93 %s %s", a, units[u].unit, b, units[u].unit);
 }
 
 const char *fmt_ops(char *out, double ops_per_second)

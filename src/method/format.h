@@ -32,6 +32,10 @@ const char *fmt_cycles(char *out, const double *x);
 /* Seconds with the largest unit of s/ms/µs giving v ≥ 1, else ns; `%.3g`. */
 const char *fmt_time(char *out, const double *seconds);
 /* Operations per second, `%.3g`. */
+/* A time interval's two ends in the low end's unit, with the fewest
+ * significant digits (3 to 6) that tell them apart: "100.06 µs – 100.39 µs",
+ * not "100 µs – 100 µs". */
+const char *fmt_time_interval(char *out, double lo, double hi);
 const char *fmt_ops(char *out, double ops_per_second);
 /* Fraction as percent: `87%` from 0.095 up, else `6.6%`; NULL → `–`. */
 const char *fmt_percent(char *out, const double *fraction);

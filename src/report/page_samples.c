@@ -30,8 +30,11 @@ static void samples_row(struct md_page *md, const struct ds_instance *in, const 
 		hi[FMT_MAX], out[FMT_MAX];
 	snprintf(n, sizeof n, "%lld " FMT_TIMES " %lld", jget_int(r, "n", 0), jget_int(s, "batch", 0));
 	snprintf(out, sizeof out, "%lld", jget_int(r, "outliers", 0));
-	char *ci = xasprintf("%s \xe2\x80\x93 %s", robust_time(lo, r, "ci95_low_s"),
-			     robust_time(hi, r, "ci95_high_s"));
+	double a, b;
+	char *ci = rec_real(r, "ci95_low_s", &a) && rec_real(r, "ci95_high_s", &b)
+		? xasprintf("%s", fmt_time_interval(lo, a, b))
+		: xasprintf("%s \xe2\x80\x93 %s", robust_time(lo, r, "ci95_low_s"),
+			    robust_time(hi, r, "ci95_high_s"));
 	char *inst = instance_cell(in);
 	char *cell = xasprintf("%s %s", inst, op);
 	const char *cells[8] = { cell, n, robust_time(med, r, "median_s"), robust_time(iqm, r, "iqm_s"),

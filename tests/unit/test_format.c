@@ -185,6 +185,24 @@ static void all_cases(void)
 static void test_cycles(void **state) { (void)state; cycles_cases(); }
 static void test_time(void **state) { (void)state; time_cases(); }
 static void test_ops(void **state) { (void)state; ops_cases(); }
+
+/* A.2's confidence interval: the two ends told apart, in one unit. */
+static void test_time_interval(void **state)
+{
+	char b[FMT_MAX];
+	(void)state;
+	assert_string_equal(fmt_time_interval(b, 100.059e-6, 100.385e-6),
+			    "100.1 \xc2\xb5s \xe2\x80\x93 100.4 \xc2\xb5s");
+	assert_string_equal(fmt_time_interval(b, 136e-6, 149e-6),
+			    "136 \xc2\xb5s \xe2\x80\x93 149 \xc2\xb5s");
+	/* the low end's unit for both */
+	assert_string_equal(fmt_time_interval(b, 0.9995e-3, 1.02e-3),
+			    "999.5 \xc2\xb5s \xe2\x80\x93 1020 \xc2\xb5s");
+	assert_string_equal(fmt_time_interval(b, 100.0201e-6, 100.0249e-6),
+			    "100.02 \xc2\xb5s \xe2\x80\x93 100.025 \xc2\xb5s");
+	/* equal ends stay equal at 6 digits */
+	assert_string_equal(fmt_time_interval(b, 2.5, 2.5), "2.5 s \xe2\x80\x93 2.5 s");
+}
 static void test_percent(void **state) { (void)state; percent_cases(); }
 static void test_calls(void **state) { (void)state; calls_cases(); }
 static void test_other(void **state) { (void)state; other_cases(); }
@@ -376,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_cycles),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_time_interval),
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_other),
