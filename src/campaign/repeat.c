@@ -154,6 +154,9 @@ int repeat_phase(const struct engine_opts *o)
 	ro.defer = NULL;
 	ro.deferred_only = 0;
 	ro.run = rrun;
+	/* only the timing records are compared: no input-pool pass (it runs
+	 * inside the measure phase) */
+	ro.input_pool = 0;
 	ids_of(&units, &ro.ids);
 	fprintf(stderr, "repeat: timing %zu sampled unit(s) again in %s\n", units.n, rrun);
 	struct engine e;
