@@ -2,6 +2,7 @@
 #include "campaign/pool.h"
 
 #include "campaign/rundir.h"
+#include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
@@ -52,13 +53,6 @@ void pool_record_options(const struct engine_opts *o)
 
 /* ---- one unit ---------------------------------------------------------------------- */
 
-struct pass {
-	struct engine *e;
-	struct tally t;
-	int refused;
-	struct progress progress;
-	int k;
-};
 
 struct unit_plan {
 	long pool, calls;
@@ -194,7 +188,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	return j;
 }
 
-static json_t *run_unit(struct pass *ps, const struct unit *u, const json_t *timing,
+static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t *timing,
 			const struct unit_plan *pl)
 {
 	struct engine *e = ps->e;
@@ -268,12 +262,12 @@ static void print_pool(const struct unit *u, const json_t *rec)
 static const struct resume_kind pool_kind = { POOL_KIND, &pool_format, 1 };
 
 struct pool_todo {
-	json_t *timing;         /* complete timing record fast enough for a pool, or NULL */
+	json_t *timing;         /* complete timing record fast enough for a pool */
 	struct unit_plan plan;
-	enum resume_action r;
+	struct pool_fp fp;      /* the resume rule's fingerprint */
 };
 
-static void pool_classify(struct pass *ps, struct unit *u, struct pool_todo *td)
+static void *pool_prepare(struct unit_pass *ps, struct unit *u, const void **fp)
 {
 	struct engine *e = ps->e;
 	json_t *timing = engine_timing_record(e, u);
@@ -281,8 +275,9 @@ static void pool_classify(struct pass *ps, struct unit *u, struct pool_todo *td)
 	double t1 = jget_real(plan, "t1_s", 0);
 	if (!timing || !(t1 < POOL_MAX_T1_S)) {
 		json_decref(timing);
-		return; /* slow operations get no pool (docs/method.md §14 R2) */
+		return NULL; /* slow operations get no pool (docs/method.md §14 R2) */
 	}
+	struct pool_todo *td = xcalloc(1, sizeof *td);
 	td->timing = timing;
 	td->plan.pool = e->o.input_pool;
 	td->plan.t1_s = t1;
@@ -290,85 +285,49 @@ static void pool_classify(struct pass *ps, struct unit *u, struct pool_todo *td)
 	td->plan.calls = pool_calls_per_batch(&e->o.planning, t1);
 	td->plan.timeout_s = engine_timeout(e, pool_timeout_s(td->plan.pool, td->plan.calls, t1,
 							       td->plan.setup_s));
-	struct pool_fp fp = { u->library_sha256, td->plan.pool };
-	td->r = rundir_resume(e->run, &pool_kind, u->cand, u->stem, &fp, e->o.redo_stale, NULL, NULL);
-	if (td->r == RESUME_KEEP) {
-		ps->t.kept++;
-	} else if (td->r == RESUME_GIVE_UP) {
-		char *path = rundir_unit_path(e->run, POOL_KIND, u->cand, u->stem);
-		fprintf(stderr, "%s %s %s: pool pass failed %d times; giving up (see %s)\n",
-			u->cand, u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
-		free(path);
-		ps->t.failed++;
-	}
+	td->fp.library_sha256 = u->library_sha256;
+	td->fp.pool_size = td->plan.pool;
+	*fp = &td->fp;
+	return td;
 }
 
-static void pool_unit(struct pass *ps, struct unit *u, const struct pool_todo *td)
+static json_t *pool_run(struct unit_pass *ps, struct unit *u, void *inputs)
 {
-	struct engine *e = ps->e;
-	if (interrupt_pending()) {
-		ps->t.left++;
-		return;
-	}
-	char *path = rundir_unit_path(e->run, POOL_KIND, u->cand, u->stem);
-	progress_unit(&ps->progress, ++ps->k, u->cand, u->label, u->op);
-	json_t *rec = run_unit(ps, u, td->timing, &td->plan);
-	progress_done(&ps->progress, 0);
-	progress_clear(&ps->progress);
-	char *dir = path_dirname(path);
-	if (interrupt_pending()) {
-		tally_cut(&ps->t, u);
-		ps->t.left++;
-	} else if (engine_env_still_equal(e)) {
-		ps->refused = 1;
-	} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
-		ngcc_error("cannot write %s: %s", path, strerror(errno));
-		ps->t.failed++;
-	} else {
-		print_pool(u, rec);
-		if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
-			ps->t.failed++;
-		else
-			ps->t.made++;
-	}
-	free(dir);
-	json_decref(rec);
-	free(path);
+	struct pool_todo *td = inputs;
+	return run_unit(ps, u, td->timing, &td->plan);
 }
 
-static void pool_pass(struct pass *ps)
+static void pool_release(void *inputs)
+{
+	struct pool_todo *td = inputs;
+	json_decref(td->timing);
+	free(td);
+}
+
+/* The batches' switch allowance: the run's background of this CPU (reused
+ * when measure had nothing to time; without one, none). */
+static void pool_before(struct unit_pass *ps, int n)
 {
 	struct engine *e = ps->e;
-	struct pool_todo *td = xcalloc(e->n_units ? e->n_units : 1, sizeof *td);
-	int n = 0;
-	for (size_t i = 0; i < e->n_units; i++) {
-		pool_classify(ps, &e->units[i], &td[i]);
-		n += td[i].timing && td[i].r == RESUME_RUN;
-	}
-	/* the batches' switch allowance: the run's background of this CPU
-	 * (reused when measure had nothing to time; without one, none) */
 	if (n && !e->have_background && engine_background(e))
 		ngcc_warning("pool: no background probe of CPU %d; a batch with any involuntary "
 			     "switch is timed again", e->cpu);
-	progress_init(&ps->progress, e->o.tty, "pool", n, 0);
-	for (size_t i = 0; i < e->n_units; i++) {
-		if (td[i].timing && td[i].r == RESUME_RUN && !ps->refused)
-			pool_unit(ps, &e->units[i], &td[i]);
-		json_decref(td[i].timing);
-	}
-	free(td);
 }
+
+static const struct unit_pass_ops pool_ops = {
+	"pool", &pool_kind, pool_prepare, pool_run, print_pool, pool_release, pool_before,
+};
 
 int pool_in_measure(struct engine *e)
 {
 	if (e->o.input_pool <= 0 || interrupt_pending())
 		return EXIT_OK;
-	struct pass ps;
+	struct unit_pass ps;
 	memset(&ps, 0, sizeof ps);
 	ps.e = e;
 	const char *phase = e->phase;
 	e->phase = "pool";
-	pool_pass(&ps);
+	unit_pass_run(&ps, &pool_ops);
 	int rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
 	rc = engine_summary(e, &ps.t, "pool record", "measured", rc);
 	e->phase = phase;

@@ -2,6 +2,7 @@
 #include "campaign/sampling.h"
 
 #include "campaign/rundir.h"
+#include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
@@ -79,13 +80,6 @@ void sampling_record_option(const struct engine_opts *o, int enabled)
 
 /* ---- one unit ------------------------------------------------------------------ */
 
-struct pass {
-	struct engine *e;
-	struct tally t;
-	int refused;
-	struct progress progress;
-	int k;              /* units started */
-};
 
 static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
 {
@@ -322,89 +316,36 @@ static void print_samples(const struct unit *u, const json_t *rec)
  * rule already: one of another library is simply redone. */
 static const struct resume_kind samples_kind = { SAMPLES_KIND, &samples_format, 1 };
 
-struct sampling_todo {
-	json_t *timing;         /* complete timing record of a sampled operation, or NULL */
-	enum resume_action r;
-};
-
-static void sampling_classify(struct pass *ps, struct unit *u, struct sampling_todo *td)
+static void *sampling_prepare(struct unit_pass *ps, struct unit *u, const void **fp)
 {
-	struct engine *e = ps->e;
-	td->timing = engine_timing_record(e, u);
-	if (!td->timing)
-		return;
-	const json_t *plan = json_object_get(td->timing, "plan");
+	json_t *timing = engine_timing_record(ps->e, u);
+	if (!timing)
+		return NULL;
+	const json_t *plan = json_object_get(timing, "plan");
 	u->t1_s = jget_real(plan, "t1_s", 0);
 	u->setup_s = jget_real(plan, "setup_s", 0);
-	double mean_s = jget_real(td->timing, "mean_seconds", 0);
+	double mean_s = jget_real(timing, "mean_seconds", 0);
 	if (!sampling_wanted(u->t1_s, mean_s) || !(mean_s > 0)) {
-		json_decref(td->timing);   /* 10 ms or more a call: not sampled (§6.6) */
-		td->timing = NULL;
-		return;
+		json_decref(timing);   /* 10 ms or more a call: not sampled (§6.6) */
+		return NULL;
 	}
-	td->r = rundir_resume(e->run, &samples_kind, u->cand, u->stem, u->library_sha256,
-			      e->o.redo_stale, NULL, NULL);
-	if (td->r == RESUME_KEEP) {
-		ps->t.kept++;
-	} else if (td->r == RESUME_GIVE_UP) {
-		char *path = rundir_unit_path(e->run, SAMPLES_KIND, u->cand, u->stem);
-		fprintf(stderr, "%s %s %s: sampling pass failed %d times; giving up (see %s)\n",
-			u->cand, u->label, u->op, RUNDIR_MAX_ATTEMPTS, path);
-		free(path);
-		ps->t.failed++;
-	}
+	*fp = u->library_sha256;
+	return timing;
 }
 
-static void sampling_unit(struct pass *ps, struct unit *u, const json_t *timing)
+static json_t *sampling_run(struct unit_pass *ps, struct unit *u, void *timing)
 {
-	struct engine *e = ps->e;
-	if (interrupt_pending()) {
-		ps->t.left++;
-		return;
-	}
-	char *path = rundir_unit_path(e->run, SAMPLES_KIND, u->cand, u->stem);
-	progress_unit(&ps->progress, ++ps->k, u->cand, u->label, u->op);
-	json_t *rec = run_unit(e, u, timing);
-	progress_done(&ps->progress, 0);
-	progress_clear(&ps->progress);
-	char *dir = path_dirname(path);
-	if (interrupt_pending()) {
-		tally_cut(&ps->t, u);
-		ps->t.left++;
-	} else if (engine_env_still_equal(e)) {
-		ps->refused = 1;
-	} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
-		ngcc_error("cannot write %s: %s", path, strerror(errno));
-		ps->t.failed++;
-	} else {
-		print_samples(u, rec);
-		if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
-			ps->t.failed++;
-		else
-			ps->t.made++;
-	}
-	free(dir);
-	json_decref(rec);
-	free(path);
+	return run_unit(ps->e, u, timing);
 }
 
-static void sampling_pass(struct pass *ps)
+static void release_json(void *j)
 {
-	struct engine *e = ps->e;
-	struct sampling_todo *td = xcalloc(e->n_units ? e->n_units : 1, sizeof *td);
-	int n = 0;
-	for (size_t i = 0; i < e->n_units; i++) {
-		sampling_classify(ps, &e->units[i], &td[i]);
-		n += td[i].timing && td[i].r == RESUME_RUN;
-	}
-	progress_init(&ps->progress, e->o.tty, "sampling", n, 0);
-	for (size_t i = 0; i < e->n_units; i++) {
-		if (td[i].timing && td[i].r == RESUME_RUN && !ps->refused)
-			sampling_unit(ps, &e->units[i], td[i].timing);
-		json_decref(td[i].timing);
-	}
-	free(td);
+	json_decref(j);
 }
+
+static const struct unit_pass_ops sampling_ops = {
+	"sampling", &samples_kind, sampling_prepare, sampling_run, print_samples, release_json, NULL,
+};
 
 int sampling_after_measure(const struct engine_opts *o, int rc)
 {
@@ -416,12 +357,12 @@ int sampling_after_measure(const struct engine_opts *o, int rc)
 int sampling_phase(const struct engine_opts *o)
 {
 	struct engine e;
-	struct pass ps;
+	struct unit_pass ps;
 	memset(&ps, 0, sizeof ps);
 	ps.e = &e;
 	int rc = engine_begin(&e, o, "sampling");
 	if (rc == EXIT_OK) {
-		sampling_pass(&ps);
+		unit_pass_run(&ps, &sampling_ops);
 		rc = ps.refused ? EXIT_USAGE : ps.t.failed ? EXIT_FAILED : EXIT_OK;
 		rc = engine_summary(&e, &ps.t, "sample record", "sampled", rc);
 		engine_end(&e, rc);

@@ -1,0 +1,101 @@
+/* unitpass.c — see unitpass.h. */
+#include "campaign/unitpass.h"
+
+#include "evidence/json.h"
+#include "evidence/record.h"
+#include "util/interrupt.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct todo {
+	void *inputs;               /* NULL: no record for this unit */
+	enum resume_action r;
+};
+
+static void classify(struct unit_pass *ps, const struct unit_pass_ops *ops, struct unit *u,
+		     struct todo *td)
+{
+	struct engine *e = ps->e;
+	const void *fp = NULL;
+	td->inputs = ops->prepare(ps, u, &fp);
+	if (!td->inputs)
+		return;
+	td->r = rundir_resume(e->run, ops->resume, u->cand, u->stem, fp, e->o.redo_stale, NULL,
+			      NULL);
+	if (td->r == RESUME_KEEP) {
+		ps->t.kept++;
+	} else if (td->r == RESUME_GIVE_UP) {
+		char *path = rundir_unit_path(e->run, ops->resume->dir, u->cand, u->stem);
+		fprintf(stderr, "%s %s %s: %s pass failed %d times; giving up (see %s)\n", u->cand,
+			u->label, u->op, ops->word, RUNDIR_MAX_ATTEMPTS, path);
+		free(path);
+		ps->t.failed++;
+	}
+}
+
+/* The record goes to disk unless the run was interrupted or its host
+ * changed under it (then nothing of this unit is kept). */
+static void store(struct unit_pass *ps, const struct unit_pass_ops *ops, struct unit *u,
+		  json_t *rec)
+{
+	struct engine *e = ps->e;
+	char *path = rundir_unit_path(e->run, ops->resume->dir, u->cand, u->stem);
+	char *dir = path_dirname(path);
+	if (interrupt_pending()) {
+		tally_cut(&ps->t, u);
+		ps->t.left++;
+	} else if (engine_env_still_equal(e)) {
+		ps->refused = 1;
+	} else if (mkdir_p(dir, 0755) || evidence_write(path, rec)) {
+		ngcc_error("cannot write %s: %s", path, strerror(errno));
+		ps->t.failed++;
+	} else {
+		ops->print(u, rec);
+		if (strcmp(jget_str(rec, "status", ""), ST_COMPLETE))
+			ps->t.failed++;
+		else
+			ps->t.made++;
+	}
+	free(dir);
+	free(path);
+}
+
+static void run_one(struct unit_pass *ps, const struct unit_pass_ops *ops, struct unit *u,
+		    void *inputs)
+{
+	if (interrupt_pending()) {
+		ps->t.left++;
+		return;
+	}
+	progress_unit(&ps->progress, ++ps->k, u->cand, u->label, u->op);
+	json_t *rec = ops->run(ps, u, inputs);
+	progress_done(&ps->progress, 0);
+	progress_clear(&ps->progress);
+	store(ps, ops, u, rec);
+	json_decref(rec);
+}
+
+void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops)
+{
+	struct engine *e = ps->e;
+	struct todo *td = xcalloc(e->n_units ? e->n_units : 1, sizeof *td);
+	int n = 0;
+	for (size_t i = 0; i < e->n_units; i++) {
+		classify(ps, ops, &e->units[i], &td[i]);
+		n += td[i].inputs && td[i].r == RESUME_RUN;
+	}
+	if (ops->before)
+		ops->before(ps, n);
+	progress_init(&ps->progress, e->o.tty, ops->word, n, 0);
+	for (size_t i = 0; i < e->n_units; i++) {
+		if (td[i].inputs && td[i].r == RESUME_RUN && !ps->refused)
+			run_one(ps, ops, &e->units[i], td[i].inputs);
+		if (td[i].inputs)
+			ops->release(td[i].inputs);
+	}
+	free(td);
+}

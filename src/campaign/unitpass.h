@@ -1,0 +1,45 @@
+/*
+ * unitpass.h — the loop the passes after the timing records share: the
+ * memory pass (memory.c), the per-call sampling pass (sampling.c, R11) and
+ * the input-pool pass (pool.c, R2).  Every unit is first classified (does it
+ * get a record at all; the resume rule of campaign/rundir.h), so that the
+ * progress line counts only what will run; then each unit to run gets its
+ * child process, its record written atomically, one line on stdout and its
+ * place in the tally.  A pass supplies only what differs (unit_pass_ops).
+ */
+#ifndef NGCC_CAMPAIGN_UNITPASS_H
+#define NGCC_CAMPAIGN_UNITPASS_H
+
+#include <jansson.h>
+
+#include "campaign/engine.h"
+#include "campaign/progress.h"
+#include "campaign/rundir.h"
+
+struct unit_pass {
+	struct engine *e;
+	void *ctx;                  /* the pass's own state, or NULL */
+	struct tally t;
+	int refused;                /* the environment changed: stop (R10) */
+	struct progress progress;
+	int k;                      /* units started */
+};
+
+struct unit_pass_ops {
+	const char *word;                   /* "memory", "sampling", "pool": messages */
+	const struct resume_kind *resume;   /* the folder and its format */
+	/* The unit's inputs (its complete timing record, its plan), or NULL when
+	 * the unit gets no record of this pass; *fp: the format's fingerprint
+	 * context for rundir_resume(), valid while the inputs live. */
+	void *(*prepare)(struct unit_pass *ps, struct unit *u, const void **fp);
+	/* One child process; the unit's new record (never NULL). */
+	json_t *(*run)(struct unit_pass *ps, struct unit *u, void *inputs);
+	void (*print)(const struct unit *u, const json_t *rec);
+	void (*release)(void *inputs);
+	/* Optional: called once n, the number of units to run, is known. */
+	void (*before)(struct unit_pass *ps, int n);
+};
+
+void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops);
+
+#endif
