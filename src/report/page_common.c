@@ -1,6 +1,8 @@
 /* page_common.c — pieces shared by several pages; see pages.h. */
 #include "report/pages.h"
 
+#include "model/variant.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,19 @@ char *instance_cell(const struct ds_instance *in)
 	if (!in->variant->tag)
 		return code;
 	char *s = xasprintf("%s (%s)", code, in->variant->tag);
+	free(code);
+	return s;
+}
+
+char *stem_cell(const char *stem)
+{
+	char *label;
+	const struct ds_variant *v = ds_variant_of_stem(stem, &label);
+	char *code = md_code(label);
+	free(label);
+	if (!v->tag)
+		return code;
+	char *s = xasprintf("%s (%s)", code, v->tag);
 	free(code);
 	return s;
 }

@@ -21,7 +21,7 @@ static void repeat_table(struct md_page *md, const struct repeat_set *r)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct repeat_unit *u = &r->u[i];
 		char a[FMT_MAX], b[FMT_MAX], q[FMT_MAX];
-		char *inst = md_code(u->stem);
+		char *inst = stem_cell(u->stem);
 		snprintf(q, sizeof q, "%.3f", u->ratio);
 		const char *cells[] = { u->cand, inst, u->op, fmt_time(a, &u->first_s),
 					fmt_time(b, &u->again_s), q };

@@ -90,6 +90,9 @@ void method_variants(struct md_page *md, const struct dataset *ds);
 /* The instance cell: `label`, plus " (AVX2)" (the variant's tag,
  * model/variant.h) for a build other than the reference. */
 char *instance_cell(const struct ds_instance *in);
+/* The same cell from a file stem ("X+avx2" → `X` (AVX2)), for rows that
+ * have only the stem. */
+char *stem_cell(const char *stem);
 /* Breadcrumb system list in registry order: current in bold, systems with
  * pages in the tree linked to ../<other>/<page>, others plain.  cand: the
  * candidate of a candidate page (linked only on systems that measured it),

@@ -104,7 +104,10 @@ method=$ws/runs/c/reports/$sys/method.md
 grep -qxF "## Repeatability" "$method" || fail "the method page has no Repeatability section"
 grep -qF "1 unit(s) of 1 candidate(s) were timed again" "$method" || fail "repeat sentence: $(grep -A3 Repeatability "$method")"
 label=${want#examplekem/}
-grep -qF "| examplekem | \`${label%__*}\` | ${label#*__} |" "$method" ||
+stem=${label%__*}
+# the instance cell of the pages: the AVX2 build as `X` (AVX2)
+case $stem in *+avx2) cell="\`${stem%+avx2}\` (AVX2)" ;; *) cell="\`$stem\`" ;; esac
+grep -qF "| examplekem | $cell | ${label#*__} |" "$method" ||
 	fail "no repeat row for $want on the method page"
 
 page=$ws/runs/c/reports/$sys/examplekem.md
