@@ -2,6 +2,8 @@
 #include "campaign/estimate.h"
 #include "campaign/memory.h"
 #include "campaign/pool.h"
+#include "campaign/sampling.h"
+#include "method/sampling.h"
 #include "campaign/profile.h"
 #include "method/shard.h"
 #include "evidence/json.h"
@@ -32,6 +34,10 @@ void est_model_defaults(struct est_model *m)
 	m->memory_pass = 1;
 	m->profile = 1;
 	m->input_pool = ENGINE_INPUT_POOL_DEFAULT;
+	/* R11 is on by default; its batch depends on the counter's bracket,
+	 * about 20 ns with the fenced TSC (make bench), unknown before a run. */
+	m->sampling = 1;
+	m->bracket_ns = 20;
 }
 
 void est_init(struct estimate *est, const struct planning *p, const struct est_model *m)
@@ -71,6 +77,18 @@ static double pool_cost(const struct estimate *est, double t1, double S)
 	       est->model.unit_overhead_s;
 }
 
+/* R11: the sampling pass after measure, for operations under 10 ms: a
+ * process, one warm-up and the samples, each a batch of calls whose bracket
+ * costs at most 1 % of it (method/sampling.h). */
+static double sampling_cost(const struct estimate *est, double t1, double S)
+{
+	if (!est->model.sampling || !sampling_wanted(t1, t1))
+		return 0;
+	long batch = sampling_batch(est->model.bracket_ns, t1 * 1e9, 0);
+	double samples = (double)sampling_samples_per_operation();
+	return S + (samples * (double)batch + 1) * t1 + est->model.unit_overhead_s;
+}
+
 static void unit_costs(const struct estimate *est, struct est_unit *u)
 {
 	const struct est_model *m = &est->model;
@@ -85,7 +103,7 @@ static void unit_costs(const struct estimate *est, struct est_unit *u)
 		u->calibrate_s = t1 + S + m->unit_overhead_s;
 	if (u->need_measure)
 		u->measure_s = (u->plan.reused_calibration ? 0 : u->plan.estimated_s) + m->unit_overhead_s +
-			       pool_cost(est, t1, S);
+			       pool_cost(est, t1, S) + sampling_cost(est, t1, S);
 	if (u->need_memory && m->memory_pass)
 		u->memory_s = S + (double)(memory_calls(t1) + 1) * (2 * t1 + m->memory_call_s) +
 			      m->unit_overhead_s;
@@ -297,6 +315,9 @@ static json_t *model_json(const struct est_model *m)
 			 "retries", "none counted");
 	/* R2 */
 	json_object_set_new(j, "input_pool", json_integer(m->input_pool));
+	/* R11 */
+	json_object_set_new(j, "sampling", json_boolean(m->sampling));
+	json_object_set_new(j, "bracket_ns", json_real(m->bracket_ns));
 	return j;
 }
 

@@ -37,6 +37,8 @@ struct est_model {
 	double memory_call_s;      /* per memory-pass call: painting and scanning its stack */
 	int memory_pass, profile;  /* which passes follow measure */
 	int input_pool;            /* R2: the pool pass inside measure (inputs; 0: none) */
+	int sampling;              /* R11: the sampling pass after measure */
+	double bracket_ns;         /* R11: assumed empty-bracket cost, which sets a sample's batch */
 };
 void est_model_defaults(struct est_model *m);
 

@@ -383,6 +383,7 @@ int inspect_plan(const struct engine_opts *o_in, const struct inspect_opts *io)
 		m.memory_pass = io->memory_pass;
 		m.profile = io->profile;
 		m.input_pool = o.input_pool;
+		m.sampling = io->sampling;
 		est_init(&est, &o.planning, &m);
 		add_units(&est, &e, have_run ? &st : NULL, &pr);
 		est_compute(&est, io->max_cpus > 0 ? io->max_cpus : allowed_cpus(), o.defer ? &re : NULL);

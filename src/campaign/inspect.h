@@ -22,6 +22,7 @@ struct inspect_opts {
 	int max_cpus;        /* plan: totals on 1..max_cpus CPUs (0: the allowed CPUs) */
 	int memory_pass;     /* plan: the memory pass follows measure */
 	int profile;         /* plan: profile follows */
+	int sampling;        /* plan: the sampling pass (R11) follows measure */
 	size_t top;          /* plan: how many of the most expensive operations */
 };
 

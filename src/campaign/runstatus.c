@@ -1,5 +1,6 @@
 /* runstatus.c — see runstatus.h: every unit's state in a run directory. */
 #include "campaign/runstatus.h"
+#include "campaign/engine.h"
 #include "campaign/merge.h"
 #include "campaign/prior.h"
 #include "campaign/rundir.h"
@@ -59,6 +60,8 @@ int run_status_open(struct run_status *st, const char *run, char **err)
 	st->run = xstrdup(run);
 	st->memory_pass = 1;
 	st->profile_pass = 1;
+	st->sampling_pass = 1;
+	st->input_pool = ENGINE_INPUT_POOL_DEFAULT;
 	char *path = path_join(run, "campaign.json");
 	if (!path_exists(path)) {
 		struct strlist old = STRLIST_INIT, tmp = STRLIST_INIT;
@@ -83,6 +86,8 @@ int run_status_open(struct run_status *st, const char *run, char **err)
 	st->shard = campaign_shard_name(doc);
 	const json_t *opts = json_object_get(doc, "options");
 	st->memory_pass = jget_bool(opts, "memory_pass", 1);
+	st->sampling_pass = jget_bool(opts, "sampling", 1);
+	st->input_pool = (int)jget_int(opts, "input_pool", ENGINE_INPUT_POOL_DEFAULT);
 	/* Profiling is a phase of its own (campaign runs it, measure does
 	 * not): its files are expected once it has begun in this run. */
 	st->profile_pass = has_phase(doc, "profile");
@@ -283,6 +288,8 @@ void run_status_finish(struct run_status *st, const struct planning *p,
 	struct est_model mm = *m;
 	mm.memory_pass = st->memory_pass;
 	mm.profile = st->profile_pass;
+	mm.sampling = st->sampling_pass;
+	mm.input_pool = st->input_pool;
 	st->remaining_s = remaining(st, p, &mm, prior);
 }
 

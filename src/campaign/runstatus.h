@@ -51,6 +51,7 @@ struct run_status {
 	char *system_id;
 	char *shard;                    /* "k/n", or NULL for an unsharded run */
 	int memory_pass, profile_pass;
+	int sampling_pass, input_pool;  /* the run's options.sampling and input_pool (R11, R2) */
 	struct status_unit *units;
 	size_t n_units;
 	size_t counts[US_OFF + 1];      /* of the measure states */

@@ -24,7 +24,7 @@ double sampling_timeout_s(long samples, long batch, double call_s, double setup_
 
 /* SAMPLING_SAMPLES, or NGCC_PERF_SAMPLES when it is a number in range
  * (else a warning, once). */
-static long samples_per_operation(void)
+long sampling_samples_per_operation(void)
 {
 	static long n;
 	long long v;
@@ -100,7 +100,7 @@ static void plan_from_timing(const struct engine *e, const struct unit *u, const
 {
 	const json_t *plan = json_object_get(timing, "plan");
 	const json_t *counter = json_object_get(timing, "counter");
-	p->samples = samples_per_operation();
+	p->samples = sampling_samples_per_operation();
 	p->warmups = jget_int(plan, "warmups", 1);
 	if (p->warmups < 1)
 		p->warmups = 1;

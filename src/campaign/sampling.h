@@ -21,6 +21,10 @@
 
 #define SAMPLING_NO_PASS_OPTION "--no-sampling"
 
+/* Samples per operation: SAMPLING_SAMPLES, or NGCC_PERF_SAMPLES when it
+ * is a whole number in range (else a warning, once). */
+long sampling_samples_per_operation(void);
+
 /* Hard timeout of a sampling process: 3 × samples × batch × call +
  * 3 S + 120 s. */
 double sampling_timeout_s(long samples, long batch, double call_s, double setup_s);

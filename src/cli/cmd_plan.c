@@ -39,6 +39,7 @@ static void plan_usage(FILE *out)
 		"                       (a run's own planning constants win)\n"
 		"  --no-memory-pass     measure without the memory pass\n"
 		"  --no-profile         no profile phase\n"
+		"  --no-sampling        measure without the per-call sampling pass (R11)\n"
 		"  --op OP              only this operation (repeatable)\n"
 		"  --top N              most expensive operations listed (default 15)\n"
 		"  --json               one ngcc-perf/plan/1 JSON document instead of the table\n"
@@ -50,19 +51,20 @@ static void plan_usage(FILE *out)
 
 int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	enum { OPT_JSON = 2000, OPT_CPUS, OPT_NO_MEMORY, OPT_NO_PROFILE, OPT_TOP };
+	enum { OPT_JSON = 2000, OPT_CPUS, OPT_NO_MEMORY, OPT_NO_PROFILE, OPT_NO_SAMPLING, OPT_TOP };
 	static const struct option opts[] = {
 		ENGINE_LONG_OPTIONS,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "no-memory-pass", no_argument, NULL, OPT_NO_MEMORY },
 		{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+		{ "no-sampling", no_argument, NULL, OPT_NO_SAMPLING },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct engine_opts o;
-	struct inspect_opts io = { 0, 0, 1, 1, 15 };
+	struct inspect_opts io = { 0, 0, 1, 1, 1, 15 };
 	int c, rc = EXIT_OK;
 	long long top = 15;
 	engine_opts_init(&o, ctx->workspace, ctx->tty);
@@ -82,6 +84,9 @@ int cmd_plan(int argc, char **argv, const struct cli_ctx *ctx)
 			break;
 		case OPT_NO_PROFILE:
 			io.profile = 0;
+			break;
+		case OPT_NO_SAMPLING:
+			io.sampling = 0;
 			break;
 		case OPT_TOP:
 			if (parse_whole(optarg, 0, PLAN_TOP_MAX, &top)) {

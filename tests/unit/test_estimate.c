@@ -38,7 +38,41 @@ static struct est_model model(void)
 	m.phase_overhead_s = 2;
 	m.background_s = 1;
 	m.profile_tick_s = 0.1;
+	m.sampling = 0;   /* test_sampling_cost below */
 	return m;
+}
+
+/* R11: the sampling pass adds a process, one warm-up and the samples of a
+ * batch whose bracket costs at most 1 % of it, for operations under 10 ms
+ * only, and nothing with --no-sampling. */
+static void test_sampling_cost(void **state)
+{
+	struct planning p;
+	struct est_model m = model();
+	struct estimate est;
+	(void)state;
+	setenv("NGCC_PERF_SAMPLES", "1000", 1);
+	planning_defaults(&p);
+	m.input_pool = 0;
+	double off[3], on[3];
+	const double t1[3] = { 1e-3, 1e-8, 0.02 };
+	for (int sampling = 0; sampling <= 1; sampling++) {
+		m.sampling = sampling;
+		est_init(&est, &p, &m);
+		for (int i = 0; i < 3; i++)
+			est_add_unit(&est, "a", "A-1", i ? (i == 1 ? "enc" : "dec") : "keygen",
+				     EST_CALIBRATION, t1[i], 0.01);
+		est_compute(&est, 1, NULL);
+		for (int i = 0; i < 3; i++)
+			(sampling ? on : off)[i] = est.units[i].measure_s;
+		est_free(&est);
+	}
+	/* 1 ms a call: 1000 samples of 1 call */
+	assert_near(on[0] - off[0], 0.01 + (1000 * 1 + 1) * 1e-3 + 0.5);
+	/* 10 ns a call, 20 ns brackets: batches of 200 calls */
+	assert_near(on[1] - off[1], 0.01 + (1000 * 200 + 1) * 1e-8 + 0.5);
+	/* 20 ms a call: not sampled */
+	assert_near(on[2], off[2]);
 }
 
 /* R2: no pool pass with --input-pool 0, nor for operations of 10 ms and
@@ -291,6 +325,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unit_phases),
 		cmocka_unit_test(test_pool_cost),
+		cmocka_unit_test(test_sampling_cost),
 		cmocka_unit_test(test_profile_iterations),
 		cmocka_unit_test(test_passes_off_and_unknown),
 		cmocka_unit_test(test_cpus_defer_dominating),
