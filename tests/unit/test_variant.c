@@ -9,10 +9,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "method/cpuext.h"
 #include "model/variant.h"
 
 static void expect(const char *stem, const char *name, const char *label, const char *shown)
@@ -66,11 +68,44 @@ static void test_names_and_order(void **state)
 	assert_null(ds_variant_find(NULL));
 }
 
+/* The pages' table (model/variant.c) and the method's (method/cpuext.c,
+ * which discovery, build and the CPU check use) name the same variants
+ * with the same stem suffixes and extension names: one changed without
+ * the other fails here. */
+static void test_agrees_with_method(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < n_ds_variants; i++) {
+		const struct ds_variant *v = &ds_variants[i];
+		assert_true(variant_known(v->name));
+		const char *tag = variant_tag(v->name);
+		if (!tag) {
+			assert_string_equal(v->suffix, "");
+			assert_null(v->tag);
+			continue;
+		}
+		char suffix[64];
+		snprintf(suffix, sizeof suffix, "+%s", tag);
+		assert_string_equal(v->suffix, suffix);
+		if (strncmp(v->name, "optimized-", 10))
+			continue;
+		assert_string_equal(v->tag, cpu_ext_display(variant_implied_ext(v->name)));
+	}
+	/* every variant the method knows but our own baseline has a row */
+	static const char *const names[] = { "reference", "optimized-avx2", "optimized-avx512",
+					     "optimized-neon", "optimized-portable", "additional" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		assert_true(variant_known(names[i]));
+		assert_non_null(ds_variant_find(names[i]));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stems),
 		cmocka_unit_test(test_names_and_order),
+		cmocka_unit_test(test_agrees_with_method),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
