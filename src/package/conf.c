@@ -56,6 +56,45 @@ struct instance_conf *conf_find_instance(struct candidate_conf *c, const char *l
 	return NULL;
 }
 
+static int lists_equal(const struct strlist *a, const struct strlist *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->items[i], b->items[i]))
+			return 0;
+	return 1;
+}
+
+static int str_equal(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+void conf_instance_differences(const struct instance_conf *a, const struct instance_conf *b,
+			       struct strlist *out)
+{
+	struct { const char *key; int same; } k[] = {
+		{ "variant", str_equal(a->variant, b->variant) },
+		{ "instance", str_equal(a->instance, b->instance) },
+		{ "source_dir", str_equal(a->source_dir, b->source_dir) },
+		{ "api_header", str_equal(a->api_header, b->api_header) },
+		{ "source", lists_equal(&a->sources, &b->sources) },
+		{ "include", lists_equal(&a->include_dirs, &b->include_dirs) },
+		{ "cflag", lists_equal(&a->cflags, &b->cflags) },
+		{ "define", lists_equal(&a->defines, &b->defines) },
+		{ "lib", lists_equal(&a->libs, &b->libs) },
+		{ "kat_reference", str_equal(a->kat_reference, b->kat_reference) },
+		{ "kat_file", lists_equal(&a->kat_files, &b->kat_files) },
+		{ "enabled", a->enabled == b->enabled },
+		{ "own_drng", a->own_drng == b->own_drng },
+		{ "own_auxfunc", a->own_auxfunc == b->own_auxfunc },
+	};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (!k[i].same)
+			sl_push(out, k[i].key);
+}
+
 static void instance_free(struct instance_conf *in)
 {
 	free(in->label);

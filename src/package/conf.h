@@ -110,5 +110,11 @@ void conf_free(struct candidate_conf *c);
 enum cpu_ext conf_cpu_ext(const struct instance_conf *ic);
 struct instance_conf *conf_add_instance(struct candidate_conf *c, const char *label);
 struct instance_conf *conf_find_instance(struct candidate_conf *c, const char *label);
+/* Append to out the candidate.conf keys whose values differ between two
+ * instances: variant, instance, source_dir, api_header, source, include,
+ * cflag, define, lib, kat_reference, kat_file, enabled, own_drng,
+ * own_auxfunc, in that order.  Callers skip the keys they do not report. */
+void conf_instance_differences(const struct instance_conf *a, const struct instance_conf *b,
+			       struct strlist *out);
 
 #endif

@@ -90,43 +90,17 @@ int version_add_imported(struct version_add *va, const char *stage, const char *
 	return rc;
 }
 
-static int lists_equal(const struct strlist *a, const struct strlist *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->items[i], b->items[i]))
-			return 0;
-	return 1;
-}
-
-static int str_equal(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-/* The keys of an instance that differ between two candidate.conf files. */
+/* The keys of an instance that differ between two candidate.conf files;
+ * `enabled` is noted on its own. */
 static void instance_differences(const struct instance_conf *a, const struct instance_conf *b,
 				 struct strbuf *sb)
 {
-	struct { const char *key; int same; } k[] = {
-		{ "variant", str_equal(a->variant, b->variant) },
-		{ "instance", str_equal(a->instance, b->instance) },
-		{ "source_dir", str_equal(a->source_dir, b->source_dir) },
-		{ "api_header", str_equal(a->api_header, b->api_header) },
-		{ "source", lists_equal(&a->sources, &b->sources) },
-		{ "include", lists_equal(&a->include_dirs, &b->include_dirs) },
-		{ "cflag", lists_equal(&a->cflags, &b->cflags) },
-		{ "define", lists_equal(&a->defines, &b->defines) },
-		{ "lib", lists_equal(&a->libs, &b->libs) },
-		{ "kat_reference", str_equal(a->kat_reference, b->kat_reference) },
-		{ "kat_file", lists_equal(&a->kat_files, &b->kat_files) },
-		{ "own_drng", a->own_drng == b->own_drng },
-		{ "own_auxfunc", a->own_auxfunc == b->own_auxfunc },
-	};
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (!k[i].same)
-			sb_addf(sb, "%s%s", sb->len ? ", " : "", k[i].key);
+	struct strlist keys = STRLIST_INIT;
+	conf_instance_differences(a, b, &keys);
+	for (size_t i = 0; i < keys.n; i++)
+		if (strcmp(keys.items[i], "enabled"))
+			sb_addf(sb, "%s%s", sb->len ? ", " : "", keys.items[i]);
+	sl_free(&keys);
 }
 
 static void carry_instances(struct version_add *va, struct candidate_conf *c, int n_old)
