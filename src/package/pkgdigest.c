@@ -4,49 +4,21 @@
  */
 #include "package/pkgdigest.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "util/fsutil.h"
 #include "util/untrusted.h"
-
-/* Every regular file below root/rel, dot files included (a package's
- * .gitignore is one of its files); links and special files are not files
- * of a package (`add` skipped them). */
-static void walk(const char *root, const char *rel, struct strlist *out)
-{
-	char *dir = *rel ? path_join(root, rel) : xstrdup(root);
-	DIR *d = opendir(dir);
-	if (!d) {
-		free(dir);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *r = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
-		char *p = path_join(root, r);
-		struct stat st;
-		if (!lstat(p, &st) && S_ISDIR(st.st_mode))
-			walk(root, r, out);
-		else if (!lstat(p, &st) && S_ISREG(st.st_mode))
-			sl_push(out, r);
-		free(p);
-		free(r);
-	}
-	closedir(d);
-	free(dir);
-}
 
 int package_listing(const char *root, char **listing, size_t *n_files, char **err)
 {
 	struct strlist files = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
-	walk(root, "", &files);
+	/* Links and special files are not files of a package (`add` skipped
+	 * them). */
+	tree_list_all_files(root, "", &files);
 	sl_sort(&files);
 	for (size_t i = 0; i < files.n && !rc; i++) {
 		char *p = path_join(root, files.items[i]), hex[65];

@@ -92,26 +92,28 @@ int semicolon_rows(const char *path, int (*row)(char *f[SEMI_FIELDS], void *ctx)
 
 /* ---- trees ------------------------------------------------------------- */
 
-static void list_names(const char *dir, struct strlist *out)
+static void list_names(const char *dir, int dots, struct strlist *out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	if (!d)
 		return;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
+		if (dots ? strcmp(e->d_name, ".") && strcmp(e->d_name, "..") : e->d_name[0] != '.')
 			sl_push(out, e->d_name);
 	closedir(d);
 	sl_sort(out);
 }
 
-/* Both listings below: regular files (want_regular) or everything that is
- * neither a regular file nor a folder (links, FIFOs, devices, sockets). */
-static void tree_list(const char *root, const char *rel, int want_regular, struct strlist *out)
+/* The listings below: regular files (want_regular) or everything that is
+ * neither a regular file nor a folder (links, FIFOs, devices, sockets);
+ * dot files and folders too when dots is set. */
+static void tree_list(const char *root, const char *rel, int want_regular, int dots,
+		      struct strlist *out)
 {
 	char *dir = *rel ? path_join(root, rel) : xstrdup(root);
 	struct strlist names = STRLIST_INIT;
-	list_names(dir, &names);
+	list_names(dir, dots, &names);
 	for (size_t i = 0; i < names.n; i++) {
 		char *sub = *rel ? path_join(rel, names.items[i]) : xstrdup(names.items[i]);
 		char *full = path_join(root, sub);
@@ -119,7 +121,7 @@ static void tree_list(const char *root, const char *rel, int want_regular, struc
 		if (lstat(full, &st))
 			;
 		else if (S_ISDIR(st.st_mode))
-			tree_list(root, sub, want_regular, out);
+			tree_list(root, sub, want_regular, dots, out);
 		else if (!S_ISREG(st.st_mode) == !want_regular)
 			sl_push(out, sub);
 		free(full);
@@ -131,10 +133,15 @@ static void tree_list(const char *root, const char *rel, int want_regular, struc
 
 void tree_list_files(const char *root, const char *rel, struct strlist *out)
 {
-	tree_list(root, rel, 1, out);
+	tree_list(root, rel, 1, 0, out);
+}
+
+void tree_list_all_files(const char *root, const char *rel, struct strlist *out)
+{
+	tree_list(root, rel, 1, 1, out);
 }
 
 void tree_list_unusual(const char *root, const char *rel, struct strlist *out)
 {
-	tree_list(root, rel, 0, out);
+	tree_list(root, rel, 0, 0, out);
 }

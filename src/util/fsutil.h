@@ -39,6 +39,10 @@ int semicolon_rows(const char *path, int (*row)(char *f[SEMI_FIELDS], void *ctx)
 /* Every regular file below root/rel (rel may be ""), as paths relative to
  * root, in byte order.  Dot files are skipped. */
 void tree_list_files(const char *root, const char *rel, struct strlist *out);
+/* The same with dot files and dot folders (a package's .gitignore is one
+ * of its files).  Each folder is listed in byte order, so the paths are not
+ * in byte order as a whole: sl_sort them for that. */
+void tree_list_all_files(const char *root, const char *rel, struct strlist *out);
 /* The same walk, listing what is neither a regular file nor a folder:
  * symbolic links (never followed), FIFOs, devices, sockets.  A dataset
  * or run directory of ours holds none (docs/security.md). */

@@ -126,12 +126,46 @@ static void semicolon_rows_skip_comments_and_stop(void **state)
 	free(d);
 }
 
+static void tree_lists_with_and_without_dot_files(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	char *sub = path_join(d, "a"), *dotdir = path_join(d, ".git"), *link = path_join(d, "l");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(mkdir(dotdir, 0755), 0);
+	assert_int_equal(symlink("x", link), 0);
+	put(d, "x", "1");
+	put(d, ".gitignore", "2");
+	put(d, "a/y", "3");
+	put(d, ".git/z", "4");
+	struct strlist plain = STRLIST_INIT, all = STRLIST_INIT;
+	tree_list_files(d, "", &plain);
+	tree_list_all_files(d, "", &all);
+	assert_int_equal(plain.n, 2);
+	assert_string_equal(plain.items[0], "a/y");
+	assert_string_equal(plain.items[1], "x");
+	sl_sort(&all);
+	assert_int_equal(all.n, 4);
+	assert_string_equal(all.items[0], ".git/z");
+	assert_string_equal(all.items[1], ".gitignore");
+	assert_string_equal(all.items[2], "a/y");
+	assert_string_equal(all.items[3], "x");
+	sl_free(&plain);
+	sl_free(&all);
+	free(link);
+	free(dotdir);
+	free(sub);
+	rm_tree(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(write_full_writes_everything),
 		cmocka_unit_test(listings_are_sorted_and_filtered),
 		cmocka_unit_test(semicolon_rows_skip_comments_and_stop),
+		cmocka_unit_test(tree_lists_with_and_without_dot_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
