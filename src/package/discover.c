@@ -17,11 +17,11 @@
 #include "package/cpuscan.h"
 #include "package/cscan.h"
 #include "package/discover_int.h"
+#include "util/fsutil.h"
 #include "util/untrusted.h"
 
 #include <ctype.h>
 #include <stdarg.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -343,36 +343,22 @@ char *dsc_read_small(const char *path)
 }
 
 /* Every regular file below root as a root-relative path (symlinks ignored),
- * sorted so that results never depend on readdir order. */
-static void walk(const char *root, const char *rel, struct strlist *files)
+ * sorted so that results never depend on readdir order; nothing below a
+ * __MACOSX folder (an archiver's resource forks). */
+static void walk(const char *root, struct strlist *files)
 {
-	char *dir = path_join(root, rel);
-	DIR *d = opendir(dir);
-	if (!d) {
-		free(dir);
-		return;
+	struct strlist all = STRLIST_INIT;
+	tree_list_all_files(root, "", &all);
+	for (size_t i = 0; i < all.n; i++) {
+		const char *p = all.items[i], *m = p;
+		while ((m = strstr(m, "__MACOSX")) &&
+		       !((m == p || m[-1] == '/') && (m[8] == '/' || !m[8])))
+			m += 8;
+		if (!m)
+			sl_push(files, p);
 	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !strcmp(e->d_name, "__MACOSX"))
-			continue;
-		char *r = path_join(rel, e->d_name);
-		char *abs = path_join(root, r);
-		struct stat st;
-		if (!lstat(abs, &st)) {
-			if (S_ISDIR(st.st_mode))
-				walk(root, r, files);
-			else if (S_ISREG(st.st_mode))
-				sl_push(files, r);
-		}
-		free(abs);
-		free(r);
-	}
-	closedir(d);
-	free(dir);
-	if (!*rel)
-		sl_sort(files);
+	sl_free(&all);
+	sl_sort(files);
 }
 
 static int any_component_junk(const char *rel)
@@ -1842,7 +1828,7 @@ size_t discover_package(const char *root, const char *fallback_label, struct dis
 {
 	memset(d, 0, sizeof(*d));
 	struct scan sc = { .root = root, .fallback_label = fallback_label, .d = d };
-	walk(root, "", &sc.all);
+	walk(root, &sc.all);
 	struct api_header *h = NULL;
 	size_t nh = 0;
 	find_api_headers(root, &sc.all, &h, &nh);
