@@ -1,6 +1,7 @@
 /* memory.c — see memory.h (docs/method.md §8, R5, R6). */
 #include "campaign/memory.h"
 
+#include "campaign/repeat.h"
 #include "campaign/rundir.h"
 #include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
@@ -35,21 +36,7 @@ double memory_timeout_s(long calls, double t1_s, double setup_s)
 
 int memory_strip_option(int *argc, char **argv)
 {
-	int found = 0, k = 1;
-	for (int i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[k++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], MEMORY_NO_PASS_OPTION))
-			found = 1;
-		else
-			argv[k++] = argv[i];
-	}
-	*argc = k;
-	argv[k] = NULL;
-	return found;
+	return repeat_strip_option(argc, argv, MEMORY_NO_PASS_OPTION);
 }
 
 static int option_cb(json_t *doc, void *ctx)

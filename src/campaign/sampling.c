@@ -1,6 +1,7 @@
 /* sampling.c — see sampling.h (docs/method.md §14 R11). */
 #include "campaign/sampling.h"
 
+#include "campaign/repeat.h"
 #include "campaign/rundir.h"
 #include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
@@ -45,21 +46,7 @@ long sampling_samples_per_operation(void)
 
 int sampling_strip_option(int *argc, char **argv)
 {
-	int found = 0, k = 1;
-	for (int i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[k++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], SAMPLING_NO_PASS_OPTION))
-			found = 1;
-		else
-			argv[k++] = argv[i];
-	}
-	*argc = k;
-	argv[k] = NULL;
-	return found;
+	return repeat_strip_option(argc, argv, SAMPLING_NO_PASS_OPTION);
 }
 
 static int option_cb(json_t *doc, void *ctx)
