@@ -209,13 +209,7 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	child_cmd_argf(&cmd, "%ld", pl->calls);
 	child_cmd_arg(&cmd, "--warmups");
 	child_cmd_argf(&cmd, "%d", POOL_WARMUPS);
-	child_cmd_arg(&cmd, "--cpu");
-	child_cmd_argf(&cmd, "%d", e->cpu);
-	if (e->o.counter_fallback) {
-		child_cmd_arg(&cmd, "--counter");
-		child_cmd_arg(&cmd, "fallback");
-	}
-	engine_counter_rate_arg(e, &cmd);
+	engine_timing_args(e, &cmd);
 	/* the allowance of docs/method.md §4.4 for the batches */
 	if (e->have_background) {
 		child_cmd_arg(&cmd, "--switch-rate");

@@ -254,13 +254,7 @@ static json_t *run_unit(struct engine *e, const struct unit *u, const json_t *ti
 	child_cmd_argf(&cmd, "%.17g", p.call_ns);
 	child_cmd_arg(&cmd, "--warmups");
 	child_cmd_argf(&cmd, "%ld", p.warmups);
-	child_cmd_arg(&cmd, "--cpu");
-	child_cmd_argf(&cmd, "%d", e->cpu);
-	if (e->o.counter_fallback) {
-		child_cmd_arg(&cmd, "--counter");
-		child_cmd_arg(&cmd, "fallback");
-	}
-	engine_counter_rate_arg(e, &cmd);
+	engine_timing_args(e, &cmd);
 	f.command = cmd.shown;
 	struct spawn_res res;
 	utc_now_iso(started);
