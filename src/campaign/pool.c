@@ -121,20 +121,6 @@ static const char *run_status(const struct spawn_res *r, const json_t *result,
 	return *detail ? ST_FAILED : ST_COMPLETE;
 }
 
-static json_t *process_json(const struct spawn_res *r, json_t *command, const char *status,
-			    const char *detail)
-{
-	json_t *p = json_object();
-	json_object_set_new(p, "status", json_string(status));
-	json_object_set_new(p, "exit_code", r && r->exited ? json_integer(r->exit_code) : json_null());
-	json_object_set_new(p, "command", json_incref(command));
-	json_object_set_new(p, "wall_s", r ? json_real(r->wall_s) : json_null());
-	json_object_set_new(p, "error", jstr_or_null(detail));
-	json_object_set_new(p, "stderr_tail", jstr_or_null(r ? r->err_tail : NULL));
-	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(r));
-	return p;
-}
-
 struct run_out {
 	const struct spawn_res *res;
 	const json_t *result;
@@ -178,7 +164,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "cpu", json_integer(e->cpu));
 	const json_t *counter = json_object_get(ro->result, "counter");
 	json_object_set_new(j, "counter", counter ? json_deep_copy(counter) : json_null());
-	json_object_set_new(j, "process", process_json(ro->res, ro->command, status, detail));
+	json_object_set_new(j, "process", unit_pass_process_json(ro->res, ro->command, status, detail));
 	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
 	json_object_set_new(j, "timing_record", json_string(timing_path));
 	free(timing_path);

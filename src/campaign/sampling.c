@@ -146,20 +146,6 @@ static const char *run_status(const struct run_facts *f, char **detail)
 	return ST_COMPLETE;
 }
 
-static json_t *process_json(const struct run_facts *f, const char *status, const char *detail)
-{
-	json_t *p = json_object();
-	json_object_set_new(p, "status", json_string(status));
-	json_object_set_new(p, "exit_code", f->res && f->res->exited ? json_integer(f->res->exit_code) :
-			    json_null());
-	json_object_set_new(p, "command", json_incref(f->command));
-	json_object_set_new(p, "wall_s", f->res ? json_real(f->res->wall_s) : json_null());
-	json_object_set_new(p, "error", jstr_or_null(detail));
-	json_object_set_new(p, "stderr_tail", jstr_or_null(f->res ? f->res->err_tail : NULL));
-	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(f->res));
-	return p;
-}
-
 /* The raw samples of the driver's result (empty arrays without one). */
 static void raw_samples(json_t *j, const struct run_facts *f, const json_t *counter)
 {
@@ -221,7 +207,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	if (!json_is_object(counter))
 		counter = json_object_get(timing, "counter");
 	json_object_set_new(j, "counter", counter ? json_deep_copy(counter) : json_null());
-	json_object_set_new(j, "process", process_json(f, status, detail));
+	json_object_set_new(j, "process", unit_pass_process_json(f->res, f->command, status, detail));
 	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
 	json_object_set_new(j, "timing_record", json_string(timing_path));
 	free(timing_path);

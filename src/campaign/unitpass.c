@@ -3,6 +3,7 @@
 
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "proc/spawn.h"
 #include "util/interrupt.h"
 #include "util/util.h"
 
@@ -98,4 +99,18 @@ void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops)
 			ops->release(td[i].inputs);
 	}
 	free(td);
+}
+
+json_t *unit_pass_process_json(const struct spawn_res *r, json_t *command, const char *status,
+			       const char *detail)
+{
+	json_t *p = json_object();
+	json_object_set_new(p, "status", json_string(status));
+	json_object_set_new(p, "exit_code", r && r->exited ? json_integer(r->exit_code) : json_null());
+	json_object_set_new(p, "command", json_incref(command));
+	json_object_set_new(p, "wall_s", r ? json_real(r->wall_s) : json_null());
+	json_object_set_new(p, "error", jstr_or_null(detail));
+	json_object_set_new(p, "stderr_tail", jstr_or_null(r ? r->err_tail : NULL));
+	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(r));
+	return p;
 }

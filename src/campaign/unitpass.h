@@ -42,4 +42,10 @@ struct unit_pass_ops {
 
 void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops);
 
+/* A pass record's "process" object: {status, exit_code, command, wall_s,
+ * error, stderr_tail, strays_killed} of its child (r NULL: not started). */
+struct spawn_res;
+json_t *unit_pass_process_json(const struct spawn_res *r, json_t *command, const char *status,
+			       const char *detail);
+
 #endif
