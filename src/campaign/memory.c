@@ -170,7 +170,7 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	struct engine *e = ps->e;
 	struct child_cmd cmd;
 	struct run_facts f;
-	char started[32], ended[32];
+	struct pass_child ch;
 	memset(&f, 0, sizeof f);
 	f.timing = timing;
 	f.calls = memory_calls(u->t1_s);
@@ -187,23 +187,15 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	child_cmd_arg(&cmd, "--cpu");
 	child_cmd_argf(&cmd, "%d", e->cpu);
 	f.command = cmd.shown;
-	struct spawn_res res;
-	utc_now_iso(started);
-	f.load_start = record_load_average();
-	int ran = !engine_spawn(e, &cmd, f.timeout_s, 2000, &res);
-	utc_now_iso(ended);
-	f.load_end = record_load_average();
-	f.started = started;
-	f.ended = ended;
-	f.res = ran ? &res : NULL;
-	if (ran && res.result && res.result_len)
-		f.result = json_loads(res.result, 0, NULL);
+	unit_pass_spawn(e, &cmd, f.timeout_s, &ch);
+	f.started = ch.started;
+	f.ended = ch.ended;
+	f.load_start = ch.load_start;
+	f.load_end = ch.load_end;
+	f.res = ch.ran ? &ch.res : NULL;
+	f.result = ch.result;
 	json_t *rec = build_record(e, u, &f);
-	json_decref(f.result);
-	json_decref(f.load_start);
-	json_decref(f.load_end);
-	if (ran)
-		spawn_res_free(&res);
+	unit_pass_child_free(&ch);
 	child_cmd_free(&cmd);
 	return rec;
 }

@@ -180,7 +180,7 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	struct engine *e = ps->e;
 	struct child_cmd cmd;
 	struct run_out ro;
-	char started[32], ended[32];
+	struct pass_child ch;
 	memset(&ro, 0, sizeof ro);
 	child_cmd_init(&cmd, DRIVER_NAME);
 	child_cmd_arg(&cmd, "--lib");
@@ -202,23 +202,15 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 		child_cmd_argf(&cmd, "%.6g", e->background.invol_per_s_max);
 	}
 	ro.command = cmd.shown;
-	struct spawn_res res;
-	utc_now_iso(started);
-	ro.load_start = record_load_average();
-	int ran = !engine_spawn(e, &cmd, pl->timeout_s, 2000, &res);
-	utc_now_iso(ended);
-	ro.load_end = record_load_average();
-	ro.started = started;
-	ro.ended = ended;
-	ro.res = ran ? &res : NULL;
-	json_t *result = ran && res.result && res.result_len ? json_loads(res.result, 0, NULL) : NULL;
-	ro.result = result;
+	unit_pass_spawn(e, &cmd, pl->timeout_s, &ch);
+	ro.started = ch.started;
+	ro.ended = ch.ended;
+	ro.load_start = ch.load_start;
+	ro.load_end = ch.load_end;
+	ro.res = ch.ran ? &ch.res : NULL;
+	ro.result = ch.result;
 	json_t *rec = build_record(e, u, timing, pl, &ro);
-	json_decref(result);
-	json_decref(ro.load_start);
-	json_decref(ro.load_end);
-	if (ran)
-		spawn_res_free(&res);
+	unit_pass_child_free(&ch);
 	child_cmd_free(&cmd);
 	return rec;
 }

@@ -224,7 +224,7 @@ static json_t *run_unit(struct engine *e, const struct unit *u, const json_t *ti
 	struct child_cmd cmd;
 	struct run_facts f;
 	struct times tm;
-	char started[32], ended[32];
+	struct pass_child ch;
 	plan_from_timing(e, u, timing, &p);
 	memset(&f, 0, sizeof f);
 	f.timeout_s = p.timeout_s;
@@ -242,23 +242,15 @@ static json_t *run_unit(struct engine *e, const struct unit *u, const json_t *ti
 	child_cmd_argf(&cmd, "%ld", p.warmups);
 	engine_timing_args(e, &cmd);
 	f.command = cmd.shown;
-	struct spawn_res res;
-	utc_now_iso(started);
-	tm.load_start = record_load_average();
-	int ran = !engine_spawn(e, &cmd, f.timeout_s, 2000, &res);
-	utc_now_iso(ended);
-	tm.load_end = record_load_average();
-	tm.started = started;
-	tm.ended = ended;
-	f.res = ran ? &res : NULL;
-	if (ran && res.result && res.result_len)
-		f.result = json_loads(res.result, 0, NULL);
+	unit_pass_spawn(e, &cmd, f.timeout_s, &ch);
+	tm.started = ch.started;
+	tm.ended = ch.ended;
+	tm.load_start = ch.load_start;
+	tm.load_end = ch.load_end;
+	f.res = ch.ran ? &ch.res : NULL;
+	f.result = ch.result;
 	json_t *rec = build_record(e, u, timing, &p, &f, &tm);
-	json_decref(f.result);
-	json_decref(tm.load_start);
-	json_decref(tm.load_end);
-	if (ran)
-		spawn_res_free(&res);
+	unit_pass_child_free(&ch);
 	child_cmd_free(&cmd);
 	return rec;
 }

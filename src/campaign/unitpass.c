@@ -114,3 +114,24 @@ json_t *unit_pass_process_json(const struct spawn_res *r, json_t *command, const
 	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(r));
 	return p;
 }
+
+void unit_pass_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
+		     struct pass_child *c)
+{
+	utc_now_iso(c->started);
+	c->load_start = record_load_average();
+	c->ran = !engine_spawn(e, cmd, timeout_s, 2000, &c->res);
+	utc_now_iso(c->ended);
+	c->load_end = record_load_average();
+	c->result = c->ran && c->res.result && c->res.result_len ?
+		json_loads(c->res.result, 0, NULL) : NULL;
+}
+
+void unit_pass_child_free(struct pass_child *c)
+{
+	json_decref(c->result);
+	json_decref(c->load_start);
+	json_decref(c->load_end);
+	if (c->ran)
+		spawn_res_free(&c->res);
+}

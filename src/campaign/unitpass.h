@@ -15,6 +15,7 @@
 #include "campaign/engine.h"
 #include "campaign/progress.h"
 #include "campaign/rundir.h"
+#include "proc/spawn.h"
 
 struct unit_pass {
 	struct engine *e;
@@ -44,8 +45,22 @@ void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops);
 
 /* A pass record's "process" object: {status, exit_code, command, wall_s,
  * error, stderr_tail, strays_killed} of its child (r NULL: not started). */
-struct spawn_res;
 json_t *unit_pass_process_json(const struct spawn_res *r, json_t *command, const char *status,
 			       const char *detail);
+
+/* A pass's child process: started and ended (UTC), the load averages around
+ * it, and its fd-3 JSON result (NULL when none or not started). */
+struct pass_child {
+	char started[32], ended[32];
+	json_t *load_start, *load_end;
+	json_t *result;
+	struct spawn_res res;       /* valid when ran */
+	int ran;                    /* 0: could not be started */
+};
+struct child_cmd;
+/* Run cmd (engine_spawn, 2000 bytes of stderr tail) within timeout_s. */
+void unit_pass_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
+		     struct pass_child *c);
+void unit_pass_child_free(struct pass_child *c);
 
 #endif
