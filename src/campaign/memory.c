@@ -79,29 +79,10 @@ struct run_facts {
 
 static const char *run_status(const struct run_facts *f, char **detail)
 {
-	const struct spawn_res *r = f->res;
-	if (!r) {
-		*detail = xstrdup("the memory program could not be started");
-		return ST_FAILED;
-	}
-	if (r->timed_out) {
-		*detail = spawn_describe(r, f->timeout_s);
-		return ST_HARD_TIMEOUT;
-	}
-	if (!f->result) {
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = xasprintf("no result from the memory program (%s)", how);
-		free(how);
-		return ST_FAILED;
-	}
-	if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(f->result, "status", ""), ST_COMPLETE)) {
-		const char *err = jget_str(f->result, "error", NULL);
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = err ? xasprintf("%s (%s)", err, how) : how;
-		if (err)
-			free(how);
-		return ST_FAILED;
-	}
+	const char *st = unit_pass_child_status(f->res, f->result, f->timeout_s, "memory program",
+						detail);
+	if (strcmp(st, ST_COMPLETE))
+		return st;
 	if (jget_int(f->result, "calls", 0) != f->calls) {
 		*detail = xasprintf("%lld of %ld calls made", jget_int(f->result, "calls", 0), f->calls);
 		return ST_FAILED;

@@ -99,26 +99,15 @@ static const char *run_status(const struct spawn_res *r, const json_t *result,
 			      const struct unit_plan *pl, json_t **inputs, char **detail)
 {
 	*inputs = NULL;
-	*detail = NULL;
-	if (!r) {
-		*detail = xstrdup("the driver could not be started");
-		return ST_FAILED;
-	}
-	if (r->timed_out) {
-		*detail = spawn_describe(r, pl->timeout_s);
-		return ST_HARD_TIMEOUT;
-	}
-	char *how = spawn_describe(r, pl->timeout_s);
-	const char *err = jget_str(result, "error", NULL);
-	if (!result)
-		*detail = xasprintf("no result from the driver (%s)", how);
-	else if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(result, "status", ""), ST_COMPLETE))
-		*detail = err ? xasprintf("%s (%s)", err, how) : xstrdup(how);
-	else if (!(*inputs = per_input(result, pl)))
+	const char *st = unit_pass_child_status(r, result, pl->timeout_s, "driver", detail);
+	if (strcmp(st, ST_COMPLETE))
+		return st;
+	if (!(*inputs = per_input(result, pl))) {
 		*detail = xasprintf("the driver's pool is not the one planned (%ld inputs, %d rounds "
 				    "of %ld calls)", pl->pool, POOL_ROUNDS, pl->calls);
-	free(how);
-	return *detail ? ST_FAILED : ST_COMPLETE;
+		return ST_FAILED;
+	}
+	return ST_COMPLETE;
 }
 
 struct run_out {

@@ -112,31 +112,13 @@ struct run_facts {
 
 static const char *run_status(const struct run_facts *f, char **detail)
 {
-	const struct spawn_res *r = f->res;
 	const json_t *s = json_object_get(f->result, "samples");
-	if (!r) {
-		*detail = xstrdup("the timing driver could not be started");
-		return ST_FAILED;
-	}
-	if (r->timed_out) {
-		*detail = spawn_describe(r, f->timeout_s);
-		return ST_HARD_TIMEOUT;
-	}
-	if (!f->result) {
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = xasprintf("no result from the timing driver (%s)", how);
-		free(how);
-		return ST_FAILED;
-	}
-	const char *st = jget_str(f->result, "status", "");
-	if (!(r->exited && r->exit_code == 0) || strcmp(st, ST_COMPLETE)) {
-		const char *err = jget_str(f->result, "error", NULL);
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = err ? xasprintf("%s (%s)", err, how) : how;
-		if (err)
-			free(how);
-		return !strcmp(st, ST_INVALID) ? ST_INVALID : ST_FAILED;
-	}
+	const char *st = unit_pass_child_status(f->res, f->result, f->timeout_s, "timing driver",
+						detail);
+	if (!strcmp(st, ST_FAILED) && !strcmp(jget_str(f->result, "status", ""), ST_INVALID))
+		return ST_INVALID;
+	if (strcmp(st, ST_COMPLETE))
+		return st;
 	if ((long)json_array_size(json_object_get(s, "batch_ns")) != f->samples) {
 		*detail = xasprintf("%zu of %ld samples taken",
 				    json_array_size(json_object_get(s, "batch_ns")), f->samples);

@@ -135,3 +135,35 @@ void unit_pass_child_free(struct pass_child *c)
 	if (c->ran)
 		spawn_res_free(&c->res);
 }
+
+const char *unit_pass_child_status(const struct spawn_res *r, const json_t *result,
+				   double timeout_s, const char *program, char **detail)
+{
+	*detail = NULL;
+	if (!r) {
+		*detail = xasprintf("the %s could not be started", program);
+		return ST_FAILED;
+	}
+	if (r->timed_out) {
+		*detail = spawn_describe(r, timeout_s);
+		return ST_HARD_TIMEOUT;
+	}
+	if (!result) {
+		char *how = spawn_describe(r, timeout_s);
+		*detail = xasprintf("no result from the %s (%s)", program, how);
+		free(how);
+		return ST_FAILED;
+	}
+	if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(result, "status", ""), ST_COMPLETE)) {
+		const char *err = jget_str(result, "error", NULL);
+		char *how = spawn_describe(r, timeout_s);
+		if (!err)
+			*detail = how;
+		else {
+			*detail = xasprintf("%s (%s)", err, how);
+			free(how);
+		}
+		return ST_FAILED;
+	}
+	return ST_COMPLETE;
+}

@@ -63,4 +63,11 @@ void unit_pass_spawn(const struct engine *e, const struct child_cmd *cmd, double
 		     struct pass_child *c);
 void unit_pass_child_free(struct pass_child *c);
 
+/* The status of a pass's child from how it ended and its fd-3 result:
+ * ST_FAILED (not started, no result, not exited 0 or not "complete") or
+ * ST_HARD_TIMEOUT with *detail set (program names the child in it), or
+ * ST_COMPLETE with *detail NULL, for the pass's own checks to follow. */
+const char *unit_pass_child_status(const struct spawn_res *r, const json_t *result,
+				   double timeout_s, const char *program, char **detail);
+
 #endif
