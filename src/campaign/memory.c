@@ -57,15 +57,6 @@ void memory_record_option(const struct engine_opts *o, int enabled)
 
 /* ---- one unit -------------------------------------------------------------------- */
 
-
-static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(from, *keys);
-		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
-	}
-}
-
 struct run_facts {
 	const json_t *timing;
 	json_t *command;          /* borrowed */
@@ -111,11 +102,11 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "status", json_string(status));
 	if (detail)
 		json_object_set_new(j, "status_detail", json_string(detail));
-	copy_keys(j, f->timing, identity);
+	unit_pass_copy_keys(j, f->timing, identity);
 	json_object_set_new(j, "plan", json_pack("{s:I, s:f, s:f, s:f}", "calls", (json_int_t)f->calls,
 						 "timeout_s", f->timeout_s, "t1_s", u->t1_s,
 						 "setup_s", u->setup_s));
-	copy_keys(j, f->timing, inputs);
+	unit_pass_copy_keys(j, f->timing, inputs);
 	json_object_set_new(j, "host", json_deep_copy(e->host_state));
 	json_object_set_new(j, "started_utc", json_string(f->started));
 	json_object_set_new(j, "ended_utc", json_string(f->ended));
@@ -123,7 +114,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "load_average_end", json_incref(f->load_end));
 	json_object_set_new(j, "environment", json_deep_copy(e->env));
 	json_object_set_new(j, "cpu", json_integer(e->cpu));
-	copy_keys(j, f->timing, counter);
+	unit_pass_copy_keys(j, f->timing, counter);
 	json_object_set_new(j, "process", unit_pass_process_json(f->res, f->command, status, detail));
 	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
 	json_object_set_new(j, "timing_record", json_string(timing_path));

@@ -53,19 +53,10 @@ void pool_record_options(const struct engine_opts *o)
 
 /* ---- one unit ---------------------------------------------------------------------- */
 
-
 struct unit_plan {
 	long pool, calls;
 	double t1_s, setup_s, timeout_s;
 };
-
-static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(from, *keys);
-		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
-	}
-}
 
 /* The driver's batches as per_input entries; NULL when its pool is not
  * the one planned (size, rounds, calls). */
@@ -133,7 +124,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "status", json_string(status));
 	if (detail)
 		json_object_set_new(j, "status_detail", json_string(detail));
-	copy_keys(j, timing, identity);
+	unit_pass_copy_keys(j, timing, identity);
 	json_object_set_new(j, "plan", json_pack("{sIsisIsisfsfsf}", "pool_size", (json_int_t)pl->pool,
 						 "rounds", POOL_ROUNDS, "calls_per_batch",
 						 (json_int_t)pl->calls, "warmups_per_input",
@@ -143,7 +134,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 						 "input k: bytes 00..2e, then 0x30 + k"));
 	json_object_set_new(j, "inputs", json_pack("{sssI}", "mode", "pool", "pool_size",
 						   (json_int_t)pl->pool));
-	copy_keys(j, timing, build);
+	unit_pass_copy_keys(j, timing, build);
 	json_object_set_new(j, "host", json_deep_copy(e->host_state));
 	json_object_set_new(j, "started_utc", json_string(ro->started));
 	json_object_set_new(j, "ended_utc", json_string(ro->ended));

@@ -67,15 +67,6 @@ void sampling_record_option(const struct engine_opts *o, int enabled)
 
 /* ---- one unit ------------------------------------------------------------------ */
 
-
-static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(from, *keys);
-		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
-	}
-}
-
 /* What the pass planned for a unit, from its timing record. */
 struct sample_plan {
 	long samples, warmups, batch_estimate;
@@ -163,14 +154,14 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "status", json_string(status));
 	if (detail)
 		json_object_set_new(j, "status_detail", json_string(detail));
-	copy_keys(j, timing, identity);
+	unit_pass_copy_keys(j, timing, identity);
 	if (!json_is_string(json_object_get(j, "op_key")))
 		json_object_set_new(j, "op_key", json_string(u->op));
 	json_object_set_new(j, "plan", json_pack("{s:I, s:f, s:I, s:f, s:f, s:f}", "samples",
 						 (json_int_t)p->samples, "call_ns", p->call_ns,
 						 "warmups", (json_int_t)p->warmups, "t1_s", p->t1_s,
 						 "setup_s", p->setup_s, "timeout_s", p->timeout_s));
-	copy_keys(j, timing, inputs);
+	unit_pass_copy_keys(j, timing, inputs);
 	/* the sampling process is seeded once with the default bytes and
 	 * calls on fixed inputs, whatever the timing record's modes */
 	const char *seed_hex = jget_str(f->result, "seed_hex", NULL);

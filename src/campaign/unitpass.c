@@ -167,3 +167,11 @@ const char *unit_pass_child_status(const struct spawn_res *r, const json_t *resu
 	}
 	return ST_COMPLETE;
 }
+
+void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		json_t *v = json_object_get(from, *keys);
+		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
+	}
+}

@@ -70,4 +70,8 @@ void unit_pass_child_free(struct pass_child *c);
 const char *unit_pass_child_status(const struct spawn_res *r, const json_t *result,
 				   double timeout_s, const char *program, char **detail);
 
+/* Copy each of the NULL-ended keys from a timing record into a pass record
+ * (null where the timing record has none). */
+void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys);
+
 #endif
