@@ -176,9 +176,7 @@ static void print_memory(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, ST_COMPLETE)) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("MEMORY %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("MEMORY", u, status, rec);
 		return;
 	}
 	printf("MEMORY %s %s %s complete: stack %lld B, heap %lld B, %.3g allocations/call, "

@@ -199,9 +199,7 @@ static void print_pool(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, ST_COMPLETE)) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("POOL %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("POOL", u, status, rec);
 		return;
 	}
 	printf("POOL %s %s %s complete: %lld inputs, medians %.4g..%.4g ns, ratio %.3f%s\n",

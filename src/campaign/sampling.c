@@ -233,9 +233,7 @@ static void print_samples(const struct unit *u, const json_t *rec)
 	const char *status = jget_str(rec, "status", "?");
 	const json_t *r = json_object_get(rec, "robust");
 	if (strcmp(status, ST_COMPLETE) || !json_is_object(r)) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("SAMPLES %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("SAMPLES", u, status, rec);
 		return;
 	}
 	printf("SAMPLES %s %s %s complete: %lld × %lld call(s), median %.4g s, P5 %.4g s, "

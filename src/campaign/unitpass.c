@@ -5,6 +5,7 @@
 #include "evidence/record.h"
 #include "proc/spawn.h"
 #include "util/interrupt.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -174,4 +175,12 @@ void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys
 		json_t *v = json_object_get(from, *keys);
 		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
 	}
+}
+
+void unit_print_detail(const char *tag, const struct unit *u, const char *status, const json_t *rec)
+{
+	/* the detail may quote what the candidate's process said */
+	char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
+	printf("%s %s %s %s %s: %s\n", tag, u->cand, u->label, u->op, status, d);
+	free(d);
 }

@@ -74,4 +74,8 @@ const char *unit_pass_child_status(const struct spawn_res *r, const json_t *resu
  * (null where the timing record has none). */
 void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys);
 
+/* The stdout line of a record that is not complete: "TAG cand label op
+ * status: detail" (the detail made printable, at most 300 bytes). */
+void unit_print_detail(const char *tag, const struct unit *u, const char *status, const json_t *rec);
+
 #endif
