@@ -47,12 +47,7 @@ static int option_cb(json_t *doc, void *ctx)
 
 void memory_record_option(const struct engine_opts *o, int enabled)
 {
-	if (!o->run)
-		return;
-	char *run = engine_run_dir(o);
-	if (!mkdir_p(run, 0755))
-		campaign_update(o->workspace, run, option_cb, &enabled);
-	free(run);
+	unit_pass_update_campaign(o, option_cb, &enabled);
 }
 
 /* ---- one unit -------------------------------------------------------------------- */

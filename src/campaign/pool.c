@@ -43,12 +43,7 @@ static int options_cb(json_t *doc, void *ctx)
 
 void pool_record_options(const struct engine_opts *o)
 {
-	if (!o->run)
-		return;
-	char *run = engine_run_dir(o);
-	if (!mkdir_p(run, 0755))
-		campaign_update(o->workspace, run, options_cb, (void *)o);
-	free(run);
+	unit_pass_update_campaign(o, options_cb, (void *)o);
 }
 
 /* ---- one unit ---------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* unitpass.c — see unitpass.h. */
 #include "campaign/unitpass.h"
 
+#include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
 #include "proc/spawn.h"
@@ -183,4 +184,15 @@ void unit_print_detail(const char *tag, const struct unit *u, const char *status
 	char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
 	printf("%s %s %s %s %s: %s\n", tag, u->cand, u->label, u->op, status, d);
 	free(d);
+}
+
+void unit_pass_update_campaign(const struct engine_opts *o, int (*fn)(json_t *doc, void *ctx),
+			       void *ctx)
+{
+	if (!o->run)
+		return;
+	char *run = engine_run_dir(o);
+	if (!mkdir_p(run, 0755))
+		campaign_update(o->workspace, run, fn, ctx);
+	free(run);
 }

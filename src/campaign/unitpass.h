@@ -78,4 +78,9 @@ void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys
  * status: detail" (the detail made printable, at most 300 bytes). */
 void unit_print_detail(const char *tag, const struct unit *u, const char *status, const json_t *rec);
 
+/* Record a pass's options in the run's campaign.json (campaign_update with
+ * fn); nothing when o names no run. */
+void unit_pass_update_campaign(const struct engine_opts *o, int (*fn)(json_t *doc, void *ctx),
+			       void *ctx);
+
 #endif
