@@ -999,6 +999,17 @@ void engine_counter_rate_arg(const struct engine *e, struct child_cmd *cmd)
 	child_cmd_arg(cmd, rate);
 }
 
+void engine_timing_args(const struct engine *e, struct child_cmd *cmd)
+{
+	child_cmd_arg(cmd, "--cpu");
+	child_cmd_argf(cmd, "%d", e->cpu);
+	if (e->o.counter_fallback) {
+		child_cmd_arg(cmd, "--counter");
+		child_cmd_arg(cmd, "fallback");
+	}
+	engine_counter_rate_arg(e, cmd);
+}
+
 json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 			  long iters, int warmups, double timeout_s, int attempt)
 {
@@ -1017,13 +1028,7 @@ json_t *engine_run_driver(struct engine *e, const struct unit *u, int trials,
 	child_cmd_argf(&cmd, "%ld", iters);
 	child_cmd_arg(&cmd, "--warmups");
 	child_cmd_argf(&cmd, "%d", warmups);
-	child_cmd_arg(&cmd, "--cpu");
-	child_cmd_argf(&cmd, "%d", e->cpu);
-	if (e->o.counter_fallback) {
-		child_cmd_arg(&cmd, "--counter");
-		child_cmd_arg(&cmd, "fallback");
-	}
-	engine_counter_rate_arg(e, &cmd);
+	engine_timing_args(e, &cmd);
 	if (e->trial_seed_next > 0) {
 		child_cmd_arg(&cmd, "--trial-seeds");
 		child_cmd_argf(&cmd, "%d", e->trial_seed_next - 1);

@@ -165,6 +165,10 @@ int engine_spawn(const struct engine *e, const struct child_cmd *cmd, double tim
  * rate, for a timing or profile driver to take instead of calibrating
  * (docs/method.md §6.2); nothing when the phase has no counter. */
 void engine_counter_rate_arg(const struct engine *e, struct child_cmd *cmd);
+/* Append the timing driver's "--cpu N", "--counter fallback" when the
+ * phase asked for it, and the counter rate (engine_counter_rate_arg): the
+ * same for the measure, sampling and input-pool passes. */
+void engine_timing_args(const struct engine *e, struct child_cmd *cmd);
 
 /* Run the driver once.  trials/iters/warmups as for the driver; the
  * process entry is returned (never NULL). */

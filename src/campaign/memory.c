@@ -1,6 +1,7 @@
 /* memory.c — see memory.h (docs/method.md §8, R5, R6). */
 #include "campaign/memory.h"
 
+#include "campaign/repeat.h"
 #include "campaign/rundir.h"
 #include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
@@ -35,21 +36,7 @@ double memory_timeout_s(long calls, double t1_s, double setup_s)
 
 int memory_strip_option(int *argc, char **argv)
 {
-	int found = 0, k = 1;
-	for (int i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[k++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], MEMORY_NO_PASS_OPTION))
-			found = 1;
-		else
-			argv[k++] = argv[i];
-	}
-	*argc = k;
-	argv[k] = NULL;
-	return found;
+	return repeat_strip_option(argc, argv, MEMORY_NO_PASS_OPTION);
 }
 
 static int option_cb(json_t *doc, void *ctx)
@@ -60,24 +47,10 @@ static int option_cb(json_t *doc, void *ctx)
 
 void memory_record_option(const struct engine_opts *o, int enabled)
 {
-	if (!o->run)
-		return;
-	char *run = engine_run_dir(o);
-	if (!mkdir_p(run, 0755))
-		campaign_update(o->workspace, run, option_cb, &enabled);
-	free(run);
+	unit_pass_update_campaign(o, option_cb, &enabled);
 }
 
 /* ---- one unit -------------------------------------------------------------------- */
-
-
-static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(from, *keys);
-		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
-	}
-}
 
 struct run_facts {
 	const json_t *timing;
@@ -92,48 +65,16 @@ struct run_facts {
 
 static const char *run_status(const struct run_facts *f, char **detail)
 {
-	const struct spawn_res *r = f->res;
-	if (!r) {
-		*detail = xstrdup("the memory program could not be started");
-		return ST_FAILED;
-	}
-	if (r->timed_out) {
-		*detail = spawn_describe(r, f->timeout_s);
-		return ST_HARD_TIMEOUT;
-	}
-	if (!f->result) {
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = xasprintf("no result from the memory program (%s)", how);
-		free(how);
-		return ST_FAILED;
-	}
-	if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(f->result, "status", ""), ST_COMPLETE)) {
-		const char *err = jget_str(f->result, "error", NULL);
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = err ? xasprintf("%s (%s)", err, how) : how;
-		if (err)
-			free(how);
-		return ST_FAILED;
-	}
+	const char *st = unit_pass_child_status(f->res, f->result, f->timeout_s, "memory program",
+						detail);
+	if (strcmp(st, ST_COMPLETE))
+		return st;
 	if (jget_int(f->result, "calls", 0) != f->calls) {
 		*detail = xasprintf("%lld of %ld calls made", jget_int(f->result, "calls", 0), f->calls);
 		return ST_FAILED;
 	}
 	*detail = NULL;
 	return ST_COMPLETE;
-}
-
-static json_t *process_json(const struct run_facts *f, const char *status, const char *detail)
-{
-	json_t *p = json_object();
-	json_object_set_new(p, "status", json_string(status));
-	json_object_set_new(p, "exit_code", f->res && f->res->exited ? json_integer(f->res->exit_code) : json_null());
-	json_object_set_new(p, "command", json_incref(f->command));
-	json_object_set_new(p, "wall_s", f->res ? json_real(f->res->wall_s) : json_null());
-	json_object_set_new(p, "error", jstr_or_null(detail));
-	json_object_set_new(p, "stderr_tail", jstr_or_null(f->res ? f->res->err_tail : NULL));
-	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(f->res));
-	return p;
 }
 
 static json_t *result_value(const struct run_facts *f, const char *key)
@@ -156,11 +97,11 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "status", json_string(status));
 	if (detail)
 		json_object_set_new(j, "status_detail", json_string(detail));
-	copy_keys(j, f->timing, identity);
+	unit_pass_copy_keys(j, f->timing, identity);
 	json_object_set_new(j, "plan", json_pack("{s:I, s:f, s:f, s:f}", "calls", (json_int_t)f->calls,
 						 "timeout_s", f->timeout_s, "t1_s", u->t1_s,
 						 "setup_s", u->setup_s));
-	copy_keys(j, f->timing, inputs);
+	unit_pass_copy_keys(j, f->timing, inputs);
 	json_object_set_new(j, "host", json_deep_copy(e->host_state));
 	json_object_set_new(j, "started_utc", json_string(f->started));
 	json_object_set_new(j, "ended_utc", json_string(f->ended));
@@ -168,8 +109,8 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "load_average_end", json_incref(f->load_end));
 	json_object_set_new(j, "environment", json_deep_copy(e->env));
 	json_object_set_new(j, "cpu", json_integer(e->cpu));
-	copy_keys(j, f->timing, counter);
-	json_object_set_new(j, "process", process_json(f, status, detail));
+	unit_pass_copy_keys(j, f->timing, counter);
+	json_object_set_new(j, "process", unit_pass_process_json(f->res, f->command, status, detail));
 	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
 	json_object_set_new(j, "timing_record", json_string(timing_path));
 	free(timing_path);
@@ -196,7 +137,7 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	struct engine *e = ps->e;
 	struct child_cmd cmd;
 	struct run_facts f;
-	char started[32], ended[32];
+	struct pass_child ch;
 	memset(&f, 0, sizeof f);
 	f.timing = timing;
 	f.calls = memory_calls(u->t1_s);
@@ -213,23 +154,15 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	child_cmd_arg(&cmd, "--cpu");
 	child_cmd_argf(&cmd, "%d", e->cpu);
 	f.command = cmd.shown;
-	struct spawn_res res;
-	utc_now_iso(started);
-	f.load_start = record_load_average();
-	int ran = !engine_spawn(e, &cmd, f.timeout_s, 2000, &res);
-	utc_now_iso(ended);
-	f.load_end = record_load_average();
-	f.started = started;
-	f.ended = ended;
-	f.res = ran ? &res : NULL;
-	if (ran && res.result && res.result_len)
-		f.result = json_loads(res.result, 0, NULL);
+	unit_pass_spawn(e, &cmd, f.timeout_s, &ch);
+	f.started = ch.started;
+	f.ended = ch.ended;
+	f.load_start = ch.load_start;
+	f.load_end = ch.load_end;
+	f.res = ch.ran ? &ch.res : NULL;
+	f.result = ch.result;
 	json_t *rec = build_record(e, u, &f);
-	json_decref(f.result);
-	json_decref(f.load_start);
-	json_decref(f.load_end);
-	if (ran)
-		spawn_res_free(&res);
+	unit_pass_child_free(&ch);
 	child_cmd_free(&cmd);
 	return rec;
 }
@@ -238,9 +171,7 @@ static void print_memory(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, ST_COMPLETE)) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("MEMORY %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("MEMORY", u, status, rec);
 		return;
 	}
 	printf("MEMORY %s %s %s complete: stack %lld B, heap %lld B, %.3g allocations/call, "

@@ -43,29 +43,15 @@ static int options_cb(json_t *doc, void *ctx)
 
 void pool_record_options(const struct engine_opts *o)
 {
-	if (!o->run)
-		return;
-	char *run = engine_run_dir(o);
-	if (!mkdir_p(run, 0755))
-		campaign_update(o->workspace, run, options_cb, (void *)o);
-	free(run);
+	unit_pass_update_campaign(o, options_cb, (void *)o);
 }
 
 /* ---- one unit ---------------------------------------------------------------------- */
-
 
 struct unit_plan {
 	long pool, calls;
 	double t1_s, setup_s, timeout_s;
 };
-
-static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(from, *keys);
-		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
-	}
-}
 
 /* The driver's batches as per_input entries; NULL when its pool is not
  * the one planned (size, rounds, calls). */
@@ -99,40 +85,15 @@ static const char *run_status(const struct spawn_res *r, const json_t *result,
 			      const struct unit_plan *pl, json_t **inputs, char **detail)
 {
 	*inputs = NULL;
-	*detail = NULL;
-	if (!r) {
-		*detail = xstrdup("the driver could not be started");
-		return ST_FAILED;
-	}
-	if (r->timed_out) {
-		*detail = spawn_describe(r, pl->timeout_s);
-		return ST_HARD_TIMEOUT;
-	}
-	char *how = spawn_describe(r, pl->timeout_s);
-	const char *err = jget_str(result, "error", NULL);
-	if (!result)
-		*detail = xasprintf("no result from the driver (%s)", how);
-	else if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(result, "status", ""), ST_COMPLETE))
-		*detail = err ? xasprintf("%s (%s)", err, how) : xstrdup(how);
-	else if (!(*inputs = per_input(result, pl)))
+	const char *st = unit_pass_child_status(r, result, pl->timeout_s, "driver", detail);
+	if (strcmp(st, ST_COMPLETE))
+		return st;
+	if (!(*inputs = per_input(result, pl))) {
 		*detail = xasprintf("the driver's pool is not the one planned (%ld inputs, %d rounds "
 				    "of %ld calls)", pl->pool, POOL_ROUNDS, pl->calls);
-	free(how);
-	return *detail ? ST_FAILED : ST_COMPLETE;
-}
-
-static json_t *process_json(const struct spawn_res *r, json_t *command, const char *status,
-			    const char *detail)
-{
-	json_t *p = json_object();
-	json_object_set_new(p, "status", json_string(status));
-	json_object_set_new(p, "exit_code", r && r->exited ? json_integer(r->exit_code) : json_null());
-	json_object_set_new(p, "command", json_incref(command));
-	json_object_set_new(p, "wall_s", r ? json_real(r->wall_s) : json_null());
-	json_object_set_new(p, "error", jstr_or_null(detail));
-	json_object_set_new(p, "stderr_tail", jstr_or_null(r ? r->err_tail : NULL));
-	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(r));
-	return p;
+		return ST_FAILED;
+	}
+	return ST_COMPLETE;
 }
 
 struct run_out {
@@ -158,7 +119,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "status", json_string(status));
 	if (detail)
 		json_object_set_new(j, "status_detail", json_string(detail));
-	copy_keys(j, timing, identity);
+	unit_pass_copy_keys(j, timing, identity);
 	json_object_set_new(j, "plan", json_pack("{sIsisIsisfsfsf}", "pool_size", (json_int_t)pl->pool,
 						 "rounds", POOL_ROUNDS, "calls_per_batch",
 						 (json_int_t)pl->calls, "warmups_per_input",
@@ -168,7 +129,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 						 "input k: bytes 00..2e, then 0x30 + k"));
 	json_object_set_new(j, "inputs", json_pack("{sssI}", "mode", "pool", "pool_size",
 						   (json_int_t)pl->pool));
-	copy_keys(j, timing, build);
+	unit_pass_copy_keys(j, timing, build);
 	json_object_set_new(j, "host", json_deep_copy(e->host_state));
 	json_object_set_new(j, "started_utc", json_string(ro->started));
 	json_object_set_new(j, "ended_utc", json_string(ro->ended));
@@ -178,7 +139,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "cpu", json_integer(e->cpu));
 	const json_t *counter = json_object_get(ro->result, "counter");
 	json_object_set_new(j, "counter", counter ? json_deep_copy(counter) : json_null());
-	json_object_set_new(j, "process", process_json(ro->res, ro->command, status, detail));
+	json_object_set_new(j, "process", unit_pass_process_json(ro->res, ro->command, status, detail));
 	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
 	json_object_set_new(j, "timing_record", json_string(timing_path));
 	free(timing_path);
@@ -194,7 +155,7 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	struct engine *e = ps->e;
 	struct child_cmd cmd;
 	struct run_out ro;
-	char started[32], ended[32];
+	struct pass_child ch;
 	memset(&ro, 0, sizeof ro);
 	child_cmd_init(&cmd, DRIVER_NAME);
 	child_cmd_arg(&cmd, "--lib");
@@ -209,36 +170,22 @@ static json_t *run_unit(struct unit_pass *ps, const struct unit *u, const json_t
 	child_cmd_argf(&cmd, "%ld", pl->calls);
 	child_cmd_arg(&cmd, "--warmups");
 	child_cmd_argf(&cmd, "%d", POOL_WARMUPS);
-	child_cmd_arg(&cmd, "--cpu");
-	child_cmd_argf(&cmd, "%d", e->cpu);
-	if (e->o.counter_fallback) {
-		child_cmd_arg(&cmd, "--counter");
-		child_cmd_arg(&cmd, "fallback");
-	}
-	engine_counter_rate_arg(e, &cmd);
+	engine_timing_args(e, &cmd);
 	/* the allowance of docs/method.md §4.4 for the batches */
 	if (e->have_background) {
 		child_cmd_arg(&cmd, "--switch-rate");
 		child_cmd_argf(&cmd, "%.6g", e->background.invol_per_s_max);
 	}
 	ro.command = cmd.shown;
-	struct spawn_res res;
-	utc_now_iso(started);
-	ro.load_start = record_load_average();
-	int ran = !engine_spawn(e, &cmd, pl->timeout_s, 2000, &res);
-	utc_now_iso(ended);
-	ro.load_end = record_load_average();
-	ro.started = started;
-	ro.ended = ended;
-	ro.res = ran ? &res : NULL;
-	json_t *result = ran && res.result && res.result_len ? json_loads(res.result, 0, NULL) : NULL;
-	ro.result = result;
+	unit_pass_spawn(e, &cmd, pl->timeout_s, &ch);
+	ro.started = ch.started;
+	ro.ended = ch.ended;
+	ro.load_start = ch.load_start;
+	ro.load_end = ch.load_end;
+	ro.res = ch.ran ? &ch.res : NULL;
+	ro.result = ch.result;
 	json_t *rec = build_record(e, u, timing, pl, &ro);
-	json_decref(result);
-	json_decref(ro.load_start);
-	json_decref(ro.load_end);
-	if (ran)
-		spawn_res_free(&res);
+	unit_pass_child_free(&ch);
 	child_cmd_free(&cmd);
 	return rec;
 }
@@ -247,9 +194,7 @@ static void print_pool(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, ST_COMPLETE)) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("POOL %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("POOL", u, status, rec);
 		return;
 	}
 	printf("POOL %s %s %s complete: %lld inputs, medians %.4g..%.4g ns, ratio %.3f%s\n",

@@ -5,6 +5,7 @@
 #include "build/instrument.h"
 #include "build/survey.h"
 #include "campaign/rundir.h"
+#include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/profile_json.h"
@@ -115,9 +116,7 @@ static void print_profile(const struct unit *u, const json_t *rec)
 {
 	const char *status = jget_str(rec, "status", "?");
 	if (strcmp(status, "complete")) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("PROFILE %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("PROFILE", u, status, rec);
 		return;
 	}
 	char hs[64], ds[64];

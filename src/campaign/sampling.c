@@ -1,6 +1,7 @@
 /* sampling.c — see sampling.h (docs/method.md §14 R11). */
 #include "campaign/sampling.h"
 
+#include "campaign/repeat.h"
 #include "campaign/rundir.h"
 #include "campaign/unitpass.h"
 #include "evidence/campaign_json.h"
@@ -45,21 +46,7 @@ long sampling_samples_per_operation(void)
 
 int sampling_strip_option(int *argc, char **argv)
 {
-	int found = 0, k = 1;
-	for (int i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[k++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], SAMPLING_NO_PASS_OPTION))
-			found = 1;
-		else
-			argv[k++] = argv[i];
-	}
-	*argc = k;
-	argv[k] = NULL;
-	return found;
+	return repeat_strip_option(argc, argv, SAMPLING_NO_PASS_OPTION);
 }
 
 static int option_cb(json_t *doc, void *ctx)
@@ -70,24 +57,10 @@ static int option_cb(json_t *doc, void *ctx)
 
 void sampling_record_option(const struct engine_opts *o, int enabled)
 {
-	if (!o->run)
-		return;
-	char *run = engine_run_dir(o);
-	if (!mkdir_p(run, 0755))
-		campaign_update(o->workspace, run, option_cb, &enabled);
-	free(run);
+	unit_pass_update_campaign(o, option_cb, &enabled);
 }
 
 /* ---- one unit ------------------------------------------------------------------ */
-
-
-static void copy_keys(json_t *to, const json_t *from, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(from, *keys);
-		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
-	}
-}
 
 /* What the pass planned for a unit, from its timing record. */
 struct sample_plan {
@@ -125,31 +98,13 @@ struct run_facts {
 
 static const char *run_status(const struct run_facts *f, char **detail)
 {
-	const struct spawn_res *r = f->res;
 	const json_t *s = json_object_get(f->result, "samples");
-	if (!r) {
-		*detail = xstrdup("the timing driver could not be started");
-		return ST_FAILED;
-	}
-	if (r->timed_out) {
-		*detail = spawn_describe(r, f->timeout_s);
-		return ST_HARD_TIMEOUT;
-	}
-	if (!f->result) {
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = xasprintf("no result from the timing driver (%s)", how);
-		free(how);
-		return ST_FAILED;
-	}
-	const char *st = jget_str(f->result, "status", "");
-	if (!(r->exited && r->exit_code == 0) || strcmp(st, ST_COMPLETE)) {
-		const char *err = jget_str(f->result, "error", NULL);
-		char *how = spawn_describe(r, f->timeout_s);
-		*detail = err ? xasprintf("%s (%s)", err, how) : how;
-		if (err)
-			free(how);
-		return !strcmp(st, ST_INVALID) ? ST_INVALID : ST_FAILED;
-	}
+	const char *st = unit_pass_child_status(f->res, f->result, f->timeout_s, "timing driver",
+						detail);
+	if (!strcmp(st, ST_FAILED) && !strcmp(jget_str(f->result, "status", ""), ST_INVALID))
+		return ST_INVALID;
+	if (strcmp(st, ST_COMPLETE))
+		return st;
 	if ((long)json_array_size(json_object_get(s, "batch_ns")) != f->samples) {
 		*detail = xasprintf("%zu of %ld samples taken",
 				    json_array_size(json_object_get(s, "batch_ns")), f->samples);
@@ -157,20 +112,6 @@ static const char *run_status(const struct run_facts *f, char **detail)
 	}
 	*detail = NULL;
 	return ST_COMPLETE;
-}
-
-static json_t *process_json(const struct run_facts *f, const char *status, const char *detail)
-{
-	json_t *p = json_object();
-	json_object_set_new(p, "status", json_string(status));
-	json_object_set_new(p, "exit_code", f->res && f->res->exited ? json_integer(f->res->exit_code) :
-			    json_null());
-	json_object_set_new(p, "command", json_incref(f->command));
-	json_object_set_new(p, "wall_s", f->res ? json_real(f->res->wall_s) : json_null());
-	json_object_set_new(p, "error", jstr_or_null(detail));
-	json_object_set_new(p, "stderr_tail", jstr_or_null(f->res ? f->res->err_tail : NULL));
-	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(f->res));
-	return p;
 }
 
 /* The raw samples of the driver's result (empty arrays without one). */
@@ -208,14 +149,14 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	json_object_set_new(j, "status", json_string(status));
 	if (detail)
 		json_object_set_new(j, "status_detail", json_string(detail));
-	copy_keys(j, timing, identity);
+	unit_pass_copy_keys(j, timing, identity);
 	if (!json_is_string(json_object_get(j, "op_key")))
 		json_object_set_new(j, "op_key", json_string(u->op));
 	json_object_set_new(j, "plan", json_pack("{s:I, s:f, s:I, s:f, s:f, s:f}", "samples",
 						 (json_int_t)p->samples, "call_ns", p->call_ns,
 						 "warmups", (json_int_t)p->warmups, "t1_s", p->t1_s,
 						 "setup_s", p->setup_s, "timeout_s", p->timeout_s));
-	copy_keys(j, timing, inputs);
+	unit_pass_copy_keys(j, timing, inputs);
 	/* the sampling process is seeded once with the default bytes and
 	 * calls on fixed inputs, whatever the timing record's modes */
 	const char *seed_hex = jget_str(f->result, "seed_hex", NULL);
@@ -234,7 +175,7 @@ static json_t *build_record(const struct engine *e, const struct unit *u, const 
 	if (!json_is_object(counter))
 		counter = json_object_get(timing, "counter");
 	json_object_set_new(j, "counter", counter ? json_deep_copy(counter) : json_null());
-	json_object_set_new(j, "process", process_json(f, status, detail));
+	json_object_set_new(j, "process", unit_pass_process_json(f->res, f->command, status, detail));
 	char *timing_path = xasprintf("records/%s/%s.json", u->cand, u->stem);
 	json_object_set_new(j, "timing_record", json_string(timing_path));
 	free(timing_path);
@@ -251,7 +192,7 @@ static json_t *run_unit(struct engine *e, const struct unit *u, const json_t *ti
 	struct child_cmd cmd;
 	struct run_facts f;
 	struct times tm;
-	char started[32], ended[32];
+	struct pass_child ch;
 	plan_from_timing(e, u, timing, &p);
 	memset(&f, 0, sizeof f);
 	f.timeout_s = p.timeout_s;
@@ -267,31 +208,17 @@ static json_t *run_unit(struct engine *e, const struct unit *u, const json_t *ti
 	child_cmd_argf(&cmd, "%.17g", p.call_ns);
 	child_cmd_arg(&cmd, "--warmups");
 	child_cmd_argf(&cmd, "%ld", p.warmups);
-	child_cmd_arg(&cmd, "--cpu");
-	child_cmd_argf(&cmd, "%d", e->cpu);
-	if (e->o.counter_fallback) {
-		child_cmd_arg(&cmd, "--counter");
-		child_cmd_arg(&cmd, "fallback");
-	}
-	engine_counter_rate_arg(e, &cmd);
+	engine_timing_args(e, &cmd);
 	f.command = cmd.shown;
-	struct spawn_res res;
-	utc_now_iso(started);
-	tm.load_start = record_load_average();
-	int ran = !engine_spawn(e, &cmd, f.timeout_s, 2000, &res);
-	utc_now_iso(ended);
-	tm.load_end = record_load_average();
-	tm.started = started;
-	tm.ended = ended;
-	f.res = ran ? &res : NULL;
-	if (ran && res.result && res.result_len)
-		f.result = json_loads(res.result, 0, NULL);
+	unit_pass_spawn(e, &cmd, f.timeout_s, &ch);
+	tm.started = ch.started;
+	tm.ended = ch.ended;
+	tm.load_start = ch.load_start;
+	tm.load_end = ch.load_end;
+	f.res = ch.ran ? &ch.res : NULL;
+	f.result = ch.result;
 	json_t *rec = build_record(e, u, timing, &p, &f, &tm);
-	json_decref(f.result);
-	json_decref(tm.load_start);
-	json_decref(tm.load_end);
-	if (ran)
-		spawn_res_free(&res);
+	unit_pass_child_free(&ch);
 	child_cmd_free(&cmd);
 	return rec;
 }
@@ -301,9 +228,7 @@ static void print_samples(const struct unit *u, const json_t *rec)
 	const char *status = jget_str(rec, "status", "?");
 	const json_t *r = json_object_get(rec, "robust");
 	if (strcmp(status, ST_COMPLETE) || !json_is_object(r)) {
-		char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
-		printf("SAMPLES %s %s %s %s: %s\n", u->cand, u->label, u->op, status, d);
-		free(d);
+		unit_print_detail("SAMPLES", u, status, rec);
 		return;
 	}
 	printf("SAMPLES %s %s %s complete: %lld × %lld call(s), median %.4g s, P5 %.4g s, "

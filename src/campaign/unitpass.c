@@ -1,9 +1,12 @@
 /* unitpass.c — see unitpass.h. */
 #include "campaign/unitpass.h"
 
+#include "evidence/campaign_json.h"
 #include "evidence/json.h"
 #include "evidence/record.h"
+#include "proc/spawn.h"
 #include "util/interrupt.h"
+#include "util/untrusted.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -98,4 +101,98 @@ void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops)
 			ops->release(td[i].inputs);
 	}
 	free(td);
+}
+
+json_t *unit_pass_process_json(const struct spawn_res *r, json_t *command, const char *status,
+			       const char *detail)
+{
+	json_t *p = json_object();
+	json_object_set_new(p, "status", json_string(status));
+	json_object_set_new(p, "exit_code", r && r->exited ? json_integer(r->exit_code) : json_null());
+	json_object_set_new(p, "command", json_incref(command));
+	json_object_set_new(p, "wall_s", r ? json_real(r->wall_s) : json_null());
+	json_object_set_new(p, "error", jstr_or_null(detail));
+	json_object_set_new(p, "stderr_tail", jstr_or_null(r ? r->err_tail : NULL));
+	json_object_set_new(p, STRAYS_KILLED_KEY, evidence_strays_killed(r));
+	return p;
+}
+
+void unit_pass_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
+		     struct pass_child *c)
+{
+	utc_now_iso(c->started);
+	c->load_start = record_load_average();
+	c->ran = !engine_spawn(e, cmd, timeout_s, 2000, &c->res);
+	utc_now_iso(c->ended);
+	c->load_end = record_load_average();
+	c->result = c->ran && c->res.result && c->res.result_len ?
+		json_loads(c->res.result, 0, NULL) : NULL;
+}
+
+void unit_pass_child_free(struct pass_child *c)
+{
+	json_decref(c->result);
+	json_decref(c->load_start);
+	json_decref(c->load_end);
+	if (c->ran)
+		spawn_res_free(&c->res);
+}
+
+const char *unit_pass_child_status(const struct spawn_res *r, const json_t *result,
+				   double timeout_s, const char *program, char **detail)
+{
+	*detail = NULL;
+	if (!r) {
+		*detail = xasprintf("the %s could not be started", program);
+		return ST_FAILED;
+	}
+	if (r->timed_out) {
+		*detail = spawn_describe(r, timeout_s);
+		return ST_HARD_TIMEOUT;
+	}
+	if (!result) {
+		char *how = spawn_describe(r, timeout_s);
+		*detail = xasprintf("no result from the %s (%s)", program, how);
+		free(how);
+		return ST_FAILED;
+	}
+	if (!(r->exited && r->exit_code == 0) || strcmp(jget_str(result, "status", ""), ST_COMPLETE)) {
+		const char *err = jget_str(result, "error", NULL);
+		char *how = spawn_describe(r, timeout_s);
+		if (!err)
+			*detail = how;
+		else {
+			*detail = xasprintf("%s (%s)", err, how);
+			free(how);
+		}
+		return ST_FAILED;
+	}
+	return ST_COMPLETE;
+}
+
+void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		json_t *v = json_object_get(from, *keys);
+		json_object_set_new(to, *keys, v ? json_deep_copy(v) : json_null());
+	}
+}
+
+void unit_print_detail(const char *tag, const struct unit *u, const char *status, const json_t *rec)
+{
+	/* the detail may quote what the candidate's process said */
+	char *d = str_printable(jget_str(rec, "status_detail", ""), 300);
+	printf("%s %s %s %s %s: %s\n", tag, u->cand, u->label, u->op, status, d);
+	free(d);
+}
+
+void unit_pass_update_campaign(const struct engine_opts *o, int (*fn)(json_t *doc, void *ctx),
+			       void *ctx)
+{
+	if (!o->run)
+		return;
+	char *run = engine_run_dir(o);
+	if (!mkdir_p(run, 0755))
+		campaign_update(o->workspace, run, fn, ctx);
+	free(run);
 }

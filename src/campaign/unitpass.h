@@ -15,6 +15,7 @@
 #include "campaign/engine.h"
 #include "campaign/progress.h"
 #include "campaign/rundir.h"
+#include "proc/spawn.h"
 
 struct unit_pass {
 	struct engine *e;
@@ -41,5 +42,45 @@ struct unit_pass_ops {
 };
 
 void unit_pass_run(struct unit_pass *ps, const struct unit_pass_ops *ops);
+
+/* A pass record's "process" object: {status, exit_code, command, wall_s,
+ * error, stderr_tail, strays_killed} of its child (r NULL: not started). */
+json_t *unit_pass_process_json(const struct spawn_res *r, json_t *command, const char *status,
+			       const char *detail);
+
+/* A pass's child process: started and ended (UTC), the load averages around
+ * it, and its fd-3 JSON result (NULL when none or not started). */
+struct pass_child {
+	char started[32], ended[32];
+	json_t *load_start, *load_end;
+	json_t *result;
+	struct spawn_res res;       /* valid when ran */
+	int ran;                    /* 0: could not be started */
+};
+struct child_cmd;
+/* Run cmd (engine_spawn, 2000 bytes of stderr tail) within timeout_s. */
+void unit_pass_spawn(const struct engine *e, const struct child_cmd *cmd, double timeout_s,
+		     struct pass_child *c);
+void unit_pass_child_free(struct pass_child *c);
+
+/* The status of a pass's child from how it ended and its fd-3 result:
+ * ST_FAILED (not started, no result, not exited 0 or not "complete") or
+ * ST_HARD_TIMEOUT with *detail set (program names the child in it), or
+ * ST_COMPLETE with *detail NULL, for the pass's own checks to follow. */
+const char *unit_pass_child_status(const struct spawn_res *r, const json_t *result,
+				   double timeout_s, const char *program, char **detail);
+
+/* Copy each of the NULL-ended keys from a timing record into a pass record
+ * (null where the timing record has none). */
+void unit_pass_copy_keys(json_t *to, const json_t *from, const char *const *keys);
+
+/* The stdout line of a record that is not complete: "TAG cand label op
+ * status: detail" (the detail made printable, at most 300 bytes). */
+void unit_print_detail(const char *tag, const struct unit *u, const char *status, const json_t *rec);
+
+/* Record a pass's options in the run's campaign.json (campaign_update with
+ * fn); nothing when o names no run. */
+void unit_pass_update_campaign(const struct engine_opts *o, int (*fn)(json_t *doc, void *ctx),
+			       void *ctx);
 
 #endif

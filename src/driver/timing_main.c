@@ -519,6 +519,22 @@ static int measure_pool(const struct options *o, struct op_ctx *k, struct counte
 	return rc;
 }
 
+/* After the calls: validate the outputs and set the final status. */
+static int validate(struct op_ctx *k, struct result *r)
+{
+	r->validation_performed = 1;
+	if (ops_validate(k)) {
+		r->validation_ok = 0;
+		r->validation_detail = ops_failure();
+		r->status = "invalid_output";
+		r->error = ops_failure();
+		return DRV_INVALID;
+	}
+	r->validation_ok = 1;
+	r->status = "complete";
+	return DRV_OK;
+}
+
 /* Sampling mode after the warm-ups (R11): the samples, then the same
  * output validation as after the trials (R3). */
 static int sample_calls(const struct options *o, struct op_ctx *k, struct counter *c,
@@ -535,16 +551,7 @@ static int sample_calls(const struct options *o, struct op_ctx *k, struct counte
 		r->error = rc > 0 ? "interrupted by a signal between samples" : ops_failure();
 		return rc > 0 ? DRV_PARTIAL : DRV_OPFAIL;
 	}
-	r->validation_performed = 1;
-	if (ops_validate(k)) {
-		r->validation_detail = ops_failure();
-		r->status = "invalid_output";
-		r->error = ops_failure();
-		return DRV_INVALID;
-	}
-	r->validation_ok = 1;
-	r->status = "complete";
-	return DRV_OK;
+	return validate(k, r);
 }
 
 /* Everything after a successful load and seed. */
@@ -605,17 +612,7 @@ static int measure(const struct options *o, struct op_ctx *k,
 	r->h2 = procmem_hwm_kib();
 	if (!hwm_err)
 		r->op_peak = r->h2 < 0 ? -1 : r->h2 * 1024;
-	r->validation_performed = 1;
-	if (ops_validate(k)) {
-		r->validation_ok = 0;
-		r->validation_detail = ops_failure();
-		r->status = "invalid_output";
-		r->error = ops_failure();
-		return DRV_INVALID;
-	}
-	r->validation_ok = 1;
-	r->status = "complete";
-	return DRV_OK;
+	return validate(k, r);
 }
 
 int main(int argc, char **argv)
