@@ -150,12 +150,6 @@ static void compare_settings(struct cmp_result *r, const struct dataset *a,
 
 /* ---- bootstrap ----------------------------------------------------------- */
 
-static int double_cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
 /* Mean per call (ns or cycles) of n draws from t. */
 static double draw_mean(const struct trial *t, size_t n, int cycles, uint64_t *state)
 {
@@ -181,7 +175,7 @@ static void bootstrap_ratio(const struct trial *ta, size_t na, const struct tria
 		if (ma > 0)
 			ratios[n++] = mb / ma;
 	}
-	qsort(ratios, n, sizeof *ratios, double_cmp);
+	stats_sort(ratios, n);
 	*lo = n ? robust_percentile_sorted(ratios, n, 0.025) : NAN;
 	*hi = n ? robust_percentile_sorted(ratios, n, 0.975) : NAN;
 	free(ratios);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "dataset/compare_cmd.h"
 #include "report/changes.h"
 #include "util/atomic.h"
 #include "util/fsutil.h"
@@ -133,41 +134,22 @@ static char *version_workspace(const char *ws, const char *id, int number, char 
 	return tmp;
 }
 
-/* A run directory (campaign.json, read with the -C workspace, or for an
- * older version with version_workspace()) or a published dataset (data/:
- * its only system, or `system`). */
+/* A measurement (dataset/compare_cmd.h) read with the -C workspace, or a
+ * run of an older version with version_workspace(). */
 static int load_measurement(const struct changes_request *r, const char *dir, int version,
 			    int current, struct dataset *ds, char **err)
 {
-	char *campaign = path_join(dir, "campaign.json"), *data = path_join(dir, "data");
-	struct strlist ids = STRLIST_INIT;
+	char *campaign = path_join(dir, "campaign.json"), *ws = NULL;
 	int rc = EXIT_OK;
-	memset(ds, 0, sizeof *ds);
-	if (path_exists(campaign)) {
-		char *ws = version == current ? xstrdup(r->workspace)
-					      : version_workspace(r->workspace, r->id, version, err);
-		if (!ws || dataset_load_run(ds, ws, dir, r->system, err))
-			rc = EXIT_INPUT;
-		if (ws && version != current)
-			rm_rf(ws);
-		free(ws);
-	} else if (path_is_dir(data)) {
-		dataset_published_systems(dir, &ids);
-		const char *sys = r->system ? r->system : ids.n == 1 ? ids.items[0] : NULL;
-		if (!sys) {
-			*err = xasprintf("%s holds %zu systems: name one with --system ID", dir, ids.n);
-			rc = ids.n ? EXIT_USAGE : EXIT_INPUT;
-		} else if (dataset_load_published(ds, dir, sys, err)) {
-			rc = EXIT_INPUT;
-		}
-	} else {
-		*err = xasprintf("%s is neither a run directory (no campaign.json) nor a published "
-				 "dataset (no data/)", dir);
+	if (version != current && path_exists(campaign) &&
+	    !(ws = version_workspace(r->workspace, r->id, version, err)))
 		rc = EXIT_INPUT;
-	}
-	sl_free(&ids);
+	if (!rc)
+		rc = measurement_load(dir, ws ? ws : r->workspace, 0, r->system, ds, err);
+	if (ws)
+		rm_rf(ws);
+	free(ws);
 	free(campaign);
-	free(data);
 	return rc;
 }
 

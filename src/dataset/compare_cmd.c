@@ -59,33 +59,41 @@ static int published_system(const char *dir, const char *given, char **system, c
 	return rc;
 }
 
-static int load_side(const struct compare_request *r, const char *dir, const char *system,
-		     struct dataset *ds)
+int measurement_load(const char *dir, const char *workspace, int nearest, const char *system,
+		     struct dataset *ds, char **err)
 {
-	char *err = NULL, *campaign = path_join(dir, "campaign.json"),
-	     *data = path_join(dir, "data");
+	char *campaign = path_join(dir, "campaign.json"), *data = path_join(dir, "data");
 	int rc = 0;
+	memset(ds, 0, sizeof *ds);
 	if (path_exists(campaign)) {
-		char *ws = run_workspace(dir, r->workspace);
-		if (dataset_load_run(ds, ws, dir, system, &err))
+		char *ws = nearest ? run_workspace(dir, workspace) : xstrdup(workspace);
+		if (dataset_load_run(ds, ws, dir, system, err))
 			rc = EXIT_INPUT;
 		free(ws);
 	} else if (path_is_dir(data)) {
 		char *sys = NULL;
-		rc = published_system(dir, system, &sys, &err);
-		if (!rc && dataset_load_published(ds, dir, sys, &err))
+		rc = published_system(dir, system, &sys, err);
+		if (!rc && dataset_load_published(ds, dir, sys, err))
 			rc = EXIT_INPUT;
 		free(sys);
 	} else {
-		err = xasprintf("%s is neither a run directory (no campaign.json) nor a published "
-				"dataset (no data/)", dir);
+		*err = xasprintf("%s is neither a run directory (no campaign.json) nor a published "
+				 "dataset (no data/)", dir);
 		rc = EXIT_INPUT;
 	}
+	free(campaign);
+	free(data);
+	return rc;
+}
+
+static int load_side(const struct compare_request *r, const char *dir, const char *system,
+		     struct dataset *ds)
+{
+	char *err = NULL;
+	int rc = measurement_load(dir, r->workspace, 1, system, ds, &err);
 	if (rc)
 		ngcc_error("compare: %s", err ? err : "cannot load");
 	free(err);
-	free(campaign);
-	free(data);
 	return rc;
 }
 

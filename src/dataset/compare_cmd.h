@@ -25,4 +25,12 @@ struct compare_request {
  * refused --out), 3 (a side missing or corrupt), 4 (cannot write). */
 int compare_make(const struct compare_request *r);
 
+/* One side of a comparison, as `compare` and `changes` read it: dir as a
+ * run directory (campaign.json: read with workspace, or when nearest with
+ * the closest folder above dir holding build/, else workspace) or as a
+ * published dataset (data/: system, else its only one).  0, or an exit
+ * code with *err (malloc'd). */
+int measurement_load(const char *dir, const char *workspace, int nearest, const char *system,
+		     struct dataset *ds, char **err);
+
 #endif

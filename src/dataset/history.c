@@ -90,25 +90,49 @@ static int archive_page(const struct history_publish *h, const char *cand, const
 
 /* ---- what changed ---------------------------------------------------------------------- */
 
+/* The replaced dataset and the new tree on this system, loaded once for
+ * every candidate whose timing is compared (timing_md). */
+struct timing_sides {
+	int tried, loaded;
+	struct dataset old, now;
+	char *err;
+};
+
+static int load_sides(const struct history_publish *h, struct timing_sides *t)
+{
+	if (!t->tried) {
+		t->tried = 1;
+		if (dataset_load_published(&t->old, h->dataset, h->sys, &t->err) == 0) {
+			if (dataset_load_published(&t->now, h->tmp, h->sys, &t->err) == 0)
+				t->loaded = 1;
+			else
+				dataset_free(&t->old);
+		}
+	}
+	return t->loaded ? 0 : -1;
+}
+
+static void timing_sides_free(struct timing_sides *t)
+{
+	if (t->loaded) {
+		dataset_free(&t->old);
+		dataset_free(&t->now);
+	}
+	free(t->err);
+}
+
 /* The timing comparison of cand between the replaced dataset (version a)
  * and the new tree (version b) on this system, or NULL. */
-static char *timing_md(const struct history_publish *h, const char *cand, int a, int b)
+static char *timing_md(const struct history_publish *h, struct timing_sides *t,
+		       const char *cand, int a, int b)
 {
-	struct dataset old, now;
 	char *err = NULL, *md = NULL;
 	int regression = 0;
-	memset(&old, 0, sizeof old);
-	memset(&now, 0, sizeof now);
-	if (dataset_load_published(&old, h->dataset, h->sys, &err) == 0) {
-		if (dataset_load_published(&now, h->tmp, h->sys, &err) == 0) {
-			md = changes_compare_md(&old, &now, cand, a, b, 0.05, &regression, &err);
-			dataset_free(&now);
-		}
-		dataset_free(&old);
-	}
+	if (load_sides(h, t) == 0)
+		md = changes_compare_md(&t->old, &t->now, cand, a, b, 0.05, &regression, &err);
 	if (!md)
 		ngcc_warning("publish: no timing comparison of %s versions %d and %d: %s", cand, a,
-			     b, err ? err : "?");
+			     b, err ? err : t->err ? t->err : "?");
 	free(err);
 	return md;
 }
@@ -168,7 +192,8 @@ static int write_index_and_sums(const char *hist, const char *cand)
 }
 
 /* history/<cand>/ of the new tree: carried over, updated for this system. */
-static int publish_candidate(const struct history_publish *h, const char *cand)
+static int publish_candidate(const struct history_publish *h, struct timing_sides *t,
+			     const char *cand)
 {
 	char *old = path_joinf(h->dataset, "%s/%s", HISTORY_DIR, cand);
 	char *hist = path_joinf(h->tmp, "%s/%s", HISTORY_DIR, cand);
@@ -203,9 +228,9 @@ static int publish_candidate(const struct history_publish *h, const char *cand)
 		rc = mkdir_p(hist, 0755) || copy_file(conf, to) ? -1 : 0;
 		free(to);
 		if (shown && shown < now) {
-			char *t = timing_md(h, cand, shown, now);
-			write_changes(h, cand, hist, shown, now, t);
-			free(t);
+			char *md = timing_md(h, t, cand, shown, now);
+			write_changes(h, cand, hist, shown, now, md);
+			free(md);
 		}
 		for (int k = 2; k <= now && !rc; k++) {
 			char *p = path_joinf(hist, "changes-%d-%d.md", k - 1, k);
@@ -244,9 +269,12 @@ int history_publish_tree(const struct history_publish *h)
 	for (size_t i = 0; i < h->cands->n; i++)
 		if (!sl_contains(&cands, h->cands->items[i]))
 			sl_push(&cands, h->cands->items[i]);
+	struct timing_sides t;
+	memset(&t, 0, sizeof t);
 	int rc = 0;
 	for (size_t i = 0; i < cands.n && !rc; i++)
-		rc = publish_candidate(h, cands.items[i]);
+		rc = publish_candidate(h, &t, cands.items[i]);
+	timing_sides_free(&t);
 	sl_free(&cands);
 	free(old);
 	return rc;

@@ -470,23 +470,10 @@ static void check_unfixed(struct val *v, const char *rel, const json_t *r)
 		"published with --publish-unfixed", jget_str(host, "override_reason", "not given"));
 }
 
-static void check_record(struct val *v, const char *rel, const json_t *r)
-{
-	char *key = NULL, *op = NULL;
-	v->c.records++;
-	/* name, build, status and trials: evidence_accept() in check_evidence */
-	if (evidence_key(rel, &key, &op))
-		return;
-	check_unfixed(v, rel, r);
-	if (!strcmp(jget_str(r, "status", ""), ST_COMPLETE))
-		check_complete_record(v, rel, r, op);
-	free(key);
-	free(op);
-}
-
-/* A record of the repeatability sample (campaign/repeat.h): the same
- * checks as a timing record; its ratio to the first record is recomputed
- * with the method page. */
+/* A timing record, or one of the repeatability sample (campaign/repeat.h,
+ * not counted: its ratio to the first record is recomputed with the method
+ * page).  Name, build, status and trials: evidence_accept() in
+ * check_evidence. */
 static void check_repeat_record(struct val *v, const char *rel, const json_t *r)
 {
 	char *key = NULL, *op = NULL;
@@ -497,6 +484,12 @@ static void check_repeat_record(struct val *v, const char *rel, const json_t *r)
 		check_complete_record(v, rel, r, op);
 	free(key);
 	free(op);
+}
+
+static void check_record(struct val *v, const char *rel, const json_t *r)
+{
+	v->c.records++;
+	check_repeat_record(v, rel, r);
 }
 
 /* ---- (4) profiles ---------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include "evidence/json.h"
 #include "method/sampling.h"
 #include "stats/robust.h"
+#include "stats/stats.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -60,12 +61,6 @@ double *samples_per_call_seconds(const json_t *rec, size_t *n)
 	return v;
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* overhead_subtracted_ns / median of batch_ns; < 0 when there is none. */
 static double overhead_share(const struct raw *r)
 {
@@ -74,8 +69,7 @@ static double overhead_share(const struct raw *r)
 	double *s = xmalloc(r->n * sizeof *s);
 	for (size_t i = 0; i < r->n; i++)
 		s[i] = (double)json_integer_value(json_array_get(r->ns, i));
-	qsort(s, r->n, sizeof *s, dbl_cmp);
-	double med = r->n % 2 ? s[r->n / 2] : (s[r->n / 2 - 1] + s[r->n / 2]) / 2;
+	double med = stats_median(s, r->n);
 	free(s);
 	return med > 0 ? r->subtracted_ns / med : -1;
 }

@@ -11,20 +11,13 @@
 
 #include "util/util.h"
 
-static int double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double *sorted_copy(const double *v, size_t n)
 {
 	double *s = xmalloc((n ? n : 1) * sizeof(*s));
 
 	if (n)
 		memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), double_cmp);
+	stats_sort(s, n);
 	return s;
 }
 
@@ -90,7 +83,7 @@ static void mad_and_outliers(const double *s, size_t n, struct robust_stats *out
 
 	for (i = 0; i < n; i++)
 		dev[i] = fabs(s[i] - out->median);
-	qsort(dev, n, sizeof(*dev), double_cmp);
+	stats_sort(dev, n);
 	out->mad = median_sorted(dev, n);
 	out->outliers = 0;
 	if (out->mad > 0)
@@ -156,7 +149,7 @@ static void bootstrap_ci(const double *v, size_t n, uint64_t seed, struct robust
 			resample[i] = v[splitmix64_next(&state) % n];
 		medians[r] = median_unsorted(resample, n);
 	}
-	qsort(medians, ROBUST_BOOTSTRAP_RESAMPLES, sizeof(*medians), double_cmp);
+	stats_sort(medians, ROBUST_BOOTSTRAP_RESAMPLES);
 	out->ci95_low = robust_percentile_sorted(medians, ROBUST_BOOTSTRAP_RESAMPLES, 0.025);
 	out->ci95_high = robust_percentile_sorted(medians, ROBUST_BOOTSTRAP_RESAMPLES, 0.975);
 	free(resample);

@@ -19,6 +19,11 @@ static int double_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void stats_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), double_cmp);
+}
+
 double stats_median(const double *v, size_t n)
 {
 	double *s, m;
@@ -27,7 +32,7 @@ double stats_median(const double *v, size_t n)
 		return 0;
 	s = xmalloc(n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), double_cmp);
+	stats_sort(s, n);
 	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return m;

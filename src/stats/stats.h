@@ -38,5 +38,7 @@ struct timing_stats {
 void stats_compute(const struct trial *t, size_t n, struct timing_stats *out);
 /* Median of v (sorted copy; mean of the two middle values when even). */
 double stats_median(const double *v, size_t n);
+/* Sort v ascending in place. */
+void stats_sort(double *v, size_t n);
 
 #endif

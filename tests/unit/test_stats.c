@@ -143,6 +143,16 @@ static void test_stats_median(void **state)
 	assert_true(odd[0] == 5 && even[0] == 4);   /* inputs untouched */
 }
 
+static void test_stats_sort(void **state)
+{
+	double v[] = { 2.5, -1, 7, 0, 2.5 };
+
+	(void)state;
+	stats_sort(v, 5);
+	assert_true(v[0] == -1 && v[1] == 0 && v[2] == 2.5 && v[3] == 2.5 && v[4] == 7);
+	stats_sort(v, 0);
+}
+
 static void test_percentile(void **state)
 {
 	double s[] = { 1, 2, 3, 4, 5 };
@@ -290,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_cycles_null),
 		cmocka_unit_test(test_guide_100),
 		cmocka_unit_test(test_stats_median),
+		cmocka_unit_test(test_stats_sort),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_robust_hundred),
 		cmocka_unit_test(test_outlier_boundary),
