@@ -987,6 +987,17 @@ int ds_has_checks(const struct dataset *ds)
 	return 0;
 }
 
+const struct ds_instance *ds_find_instance(const struct dataset *ds, const char *cand,
+					    const char *stem)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		if (!strcmp(ds->cand[i].id, cand))
+			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
+				if (!strcmp(ds->cand[i].inst[k].stem, stem))
+					return &ds->cand[i].inst[k];
+	return NULL;
+}
+
 const struct ds_record *ds_find_record(const struct ds_instance *in, const char *op)
 {
 	for (size_t i = 0; i < in->n_rec; i++)

@@ -29,17 +29,6 @@ struct cmp_row {
 	double cyc[2], sec[2], ratio_c, ratio_t;
 };
 
-static const struct ds_instance *find_instance(const struct dataset *ds, const char *cand,
-					       const char *stem)
-{
-	for (size_t i = 0; i < ds->n_cand; i++)
-		if (!strcmp(ds->cand[i].id, cand))
-			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
-				if (!strcmp(ds->cand[i].inst[k].stem, stem))
-					return &ds->cand[i].inst[k];
-	return NULL;
-}
-
 static int record_pair(const struct ds_instance *a, const struct ds_instance *b, const char *op,
 		       struct cmp_row *r)
 {
@@ -127,7 +116,7 @@ static struct cmp_row *collect_rows(const struct dataset *base, const struct dat
 			continue;
 		for (size_t k = 0; k < c->n_inst; k++) {
 			const struct ds_instance *a = &c->inst[k];
-			const struct ds_instance *b = find_instance(other, c->id, a->stem);
+			const struct ds_instance *b = ds_find_instance(other, c->id, a->stem);
 			if (a->optimized || !b)
 				continue;
 			for (size_t r = 0; r < a->n_rec; r++) {
@@ -156,7 +145,7 @@ static struct cmp_row *collect_variant_rows(const struct dataset *base,
 		const struct ds_candidate *c = &base->cand[i];
 		for (size_t k = 0; k < c->n_inst && !(cand && strcmp(c->id, cand)); k++) {
 			const struct ds_instance *a = &c->inst[k];
-			const struct ds_instance *b = find_instance(other, c->id, a->stem);
+			const struct ds_instance *b = ds_find_instance(other, c->id, a->stem);
 			for (size_t r = 0; a->optimized && b && r < a->n_rec; r++) {
 				struct cmp_row row = { c, a, a->rec[r].op, { 0, 0 }, { 0, 0 }, 0, 0 };
 				if (!record_pair(a, b, a->rec[r].op, &row))
