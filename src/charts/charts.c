@@ -15,9 +15,9 @@
 #include "model/baseline_view.h"
 #include "model/size_audit.h"
 
-static void add_chart(struct site_charts *out, const char *name, const char *title,
-		      char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,
-		      struct svg_chart_text *t, char *csv)
+void site_add_chart(struct site_charts *out, const char *name, const char *title,
+		    char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,
+		    struct svg_chart_text *t, char *csv)
 {
 	out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
 	struct site_chart *c = &out->v[out->n++];
@@ -32,7 +32,7 @@ static void add_chart(struct site_charts *out, const char *name, const char *tit
 	free(href);
 }
 
-static char *inst_name(const struct ds_instance *in, const char *op)
+char *site_instance_op(const struct ds_instance *in, const char *op)
 {
 	char *name = ds_variant_display(in->label, in->variant);
 	char *s = xasprintf("%s %s", name, op);
@@ -98,7 +98,7 @@ static void cycles_chart(const struct dataset *ds, const struct ds_candidate *c,
 			if (!ds_record_complete(&in->rec[r]) || !(mean > 0))
 				continue;
 			trial_range(j, mean, &lo, &hi);
-			sl_push_owned(&labels, inst_name(in, in->rec[r].op));
+			sl_push_owned(&labels, site_instance_op(in, in->rec[r].op));
 			d.d = xrealloc(d.d, (d.n + 1) * sizeof *d.d);
 			d.d[d.n++] = (struct svg_dot){ NULL, mean, lo, hi, 0 };
 			d.d[d.n - 1].series = (int)series_index(&d.series, in->rec[r].op);
@@ -123,7 +123,7 @@ static void cycles_chart(const struct dataset *ds, const struct ds_candidate *c,
 			"logarithmic axis; the whisker spans the lowest and highest trial mean.",
 			"cycles per operation (log scale)", NULL, NULL,
 		};
-		add_chart(out, name, title, draw_dots, &d, &t, csv_finish(&csv, NULL));
+		site_add_chart(out, name, title, draw_dots, &d, &t, csv_finish(&csv, NULL));
 		free(name);
 		free(title);
 	} else {
@@ -164,7 +164,7 @@ static void shares_chart(const struct dataset *ds, const struct ds_candidate *c,
 			if (!ds_profile_complete(&in->prof[p]) || !json_is_number(hs))
 				continue;
 			double h = json_number_value(hs), d = json_is_number(dr) ? json_number_value(dr) : 0;
-			sl_push_owned(&labels, inst_name(in, in->prof[p].op));
+			sl_push_owned(&labels, site_instance_op(in, in->prof[p].op));
 			s.s = xrealloc(s.s, (s.n + 1) * sizeof *s.s);
 			s.s[s.n++] = (struct svg_stack){ NULL, { h, d } };
 			char *iname = ds_variant_display(in->label, in->variant);
@@ -189,7 +189,7 @@ static void shares_chart(const struct dataset *ds, const struct ds_candidate *c,
 			"rest of the code, from the hash profile of the reference build.",
 			"share of the operation", NULL, NULL,
 		};
-		add_chart(out, name, title, draw_stacks, &s, &t, csv_finish(&csv, NULL));
+		site_add_chart(out, name, title, draw_stacks, &s, &t, csv_finish(&csv, NULL));
 		free(name);
 		free(title);
 	} else {
@@ -209,7 +209,7 @@ const struct site_chart *site_add_dotplot(struct site_charts *out, const char *n
 		sl_push(&sl, series[i]);
 	struct dots dots = { (struct svg_dot *)d, n, sl };
 	char *title = xstrdup(t->title);
-	add_chart(out, name, title, draw_dots, &dots, t, csv);
+	site_add_chart(out, name, title, draw_dots, &dots, t, csv);
 	free(title);
 	sl_free(&sl);
 	return &out->v[out->n - 1];
@@ -257,7 +257,7 @@ static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
 			double v[3];
 			if (!ds_record_complete(&in->rec[r]) || !memory_figures(in, &in->rec[r], v))
 				continue;
-			sl_push_owned(&labels, inst_name(in, in->rec[r].op));
+			sl_push_owned(&labels, site_instance_op(in, in->rec[r].op));
 			b.b = xrealloc(b.b, (b.n + 1) * sizeof *b.b);
 			b.b[b.n++] = (struct svg_bars){ NULL, { v[0], v[1], v[2] } };
 			char *iname = ds_variant_display(in->label, in->variant);
@@ -287,7 +287,7 @@ static void memory_chart(const struct dataset *ds, const struct ds_candidate *c,
 			"for every operation, is left out.",
 			"bytes", NULL, NULL,
 		};
-		add_chart(out, name, title, draw_bars, &b, &t, csv_finish(&csv, NULL));
+		site_add_chart(out, name, title, draw_bars, &b, &t, csv_finish(&csv, NULL));
 		free(name);
 		free(title);
 	} else {
@@ -366,7 +366,7 @@ const struct site_chart *site_add_scatter(const struct dataset *ds, struct site_
 		NULL, desc, "public key + ciphertext (bytes, log scale)",
 		"encapsulation cycles (log scale)", NULL,
 	};
-	add_chart(out, name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
+	site_add_chart(out, name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
 	free(title);
 	free(desc);
 	return &out->v[out->n - 1];
@@ -478,7 +478,7 @@ static void cost_chart(const struct dataset *ds, const struct cost_chart *cc,
 	struct svg_chart_text t = { NULL, desc, cc->xlabel, "cycles per operation (log scale)",
 				    NULL };
 	struct points pts = { p, n, cc->ops, cc->n_ops };
-	add_chart(out, cc->name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
+	site_add_chart(out, cc->name, title, draw_points, &pts, &t, csv_finish(&csv, NULL));
 	out->v[out->n - 1].omitted = omitted.len ? sb_detach(&omitted) : NULL;
 	sb_free(&omitted);
 	free(title);
@@ -607,7 +607,7 @@ static void hash_chart(const struct dataset *ds, const struct ds_candidate *only
 			"pseudoXOF at the same output widths (the baseline).",
 			"message length (bytes, log scale)", "cycles per byte (log scale)", NULL,
 		};
-		add_chart(out, name, title, draw_lines, &h.ls, &t, csv_finish(&h.csv, NULL));
+		site_add_chart(out, name, title, draw_lines, &h.ls, &t, csv_finish(&h.csv, NULL));
 	} else {
 		sb_free(&h.csv.sb);
 	}

@@ -40,6 +40,14 @@ void site_summary_charts(const struct dataset *ds, struct site_charts *out);
 void site_samples_chart(const struct dataset *ds, const struct ds_candidate *c,
 			struct site_charts *out);
 void site_charts_free(struct site_charts *c);
+struct svg_chart_text;
+/* For the files of charts/: append chart name titled title to out, its SVG
+ * drawn by draw(t, arg) with t's title and CSV link set, csv taken. */
+void site_add_chart(struct site_charts *out, const char *name, const char *title,
+		    char *(*draw)(const struct svg_chart_text *, const void *), const void *arg,
+		    struct svg_chart_text *t, char *csv);
+/* "<instance> <op>": the instance as the pages show it (ds_variant_display). */
+char *site_instance_op(const struct ds_instance *in, const char *op);
 struct svg_point;
 /* A KEM cost scatter named name (points labelled by candidate, labels[] the
  * instances drawn); `which` says which instance each marker stands for. */
@@ -47,7 +55,6 @@ const struct site_chart *site_add_scatter(const struct dataset *ds, struct site_
 					  const char *name, const struct svg_point *p,
 					  const char *const *labels, size_t n, const char *which);
 struct svg_dot;
-struct svg_chart_text;
 /* A dot plot chart with the CSV it was drawn from (taken). */
 const struct site_chart *site_add_dotplot(struct site_charts *out, const char *name,
 					  struct svg_chart_text *t, const struct svg_dot *d,

@@ -31,7 +31,7 @@ static int box_of(const json_t *samples, const json_t *timing, struct svg_box *b
 static void csv_box(struct csv_out *csv, const struct ds_instance *in, const char *op,
 		    const json_t *samples, const struct svg_box *b)
 {
-	char *iname = xasprintf("%s%s", in->label, in->optimized ? " (AVX2)" : "");
+	char *iname = ds_variant_display(in->label, in->variant);
 	csv_str(csv, iname);
 	free(iname);
 	csv_str(csv, op);
@@ -47,20 +47,15 @@ static void csv_box(struct csv_out *csv, const struct ds_instance *in, const cha
 	csv_end_row(csv);
 }
 
-static void add_samples_chart(struct site_charts *out, const char *name, const char *title,
-			      struct svg_chart_text *t, const struct svg_box *b, size_t n, char *csv)
+struct boxes {
+	const struct svg_box *b;
+	size_t n;
+};
+
+static char *draw_boxes(const struct svg_chart_text *t, const void *arg)
 {
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-	struct site_chart *c = &out->v[out->n++];
-	c->name = xstrdup(name);
-	c->title = xstrdup(title);
-	c->csv = csv;
-	c->omitted = NULL;
-	char *href = xasprintf("%s.csv", name);
-	t->title = title;
-	t->csv_href = href;
-	c->svg_file = svg_boxplot_log(t, b, n, NULL);
-	free(href);
+	const struct boxes *bx = arg;
+	return svg_boxplot_log(t, bx->b, bx->n, NULL);
 }
 
 void site_samples_chart(const struct dataset *ds, const struct ds_candidate *c,
@@ -79,9 +74,7 @@ void site_samples_chart(const struct dataset *ds, const struct ds_candidate *c,
 			struct svg_box box;
 			if (!s || !ds_record_complete(&in->rec[r]) || !box_of(s, in->rec[r].j, &box))
 				continue;
-			sl_push_owned(&labels, xasprintf("%s%s %s", in->label,
-							 in->optimized ? " (AVX2)" : "",
-							 in->rec[r].op));
+			sl_push_owned(&labels, site_instance_op(in, in->rec[r].op));
 			b = xrealloc(b, (n + 1) * sizeof *b);
 			b[n++] = box;
 			csv_box(&csv, in, in->rec[r].op, s, &box);
@@ -100,7 +93,8 @@ void site_samples_chart(const struct dataset *ds, const struct ds_candidate *c,
 			"call of the timing record (the tables above).",
 			"seconds per call (log scale)", NULL, NULL,
 		};
-		add_samples_chart(out, name, title, &t, b, n, csv_finish(&csv, NULL));
+		struct boxes bx = { b, n };
+		site_add_chart(out, name, title, draw_boxes, &bx, &t, csv_finish(&csv, NULL));
 		free(name);
 		free(title);
 	} else {

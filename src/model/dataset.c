@@ -31,6 +31,20 @@
  * table before anything uses it (docs/security.md).
  */
 
+/* j as loaded from path below base, unless bad: then NULL, and *err (always
+ * set to why, taken) names the path. */
+static json_t *loaded(json_t *j, int bad, const char *path, char *why, char **err)
+{
+	if (j && bad) {
+		*err = xasprintf("%s: %s", path, why);
+		free(why);
+		json_decref(j);
+		return NULL;
+	}
+	*err = why;
+	return j;
+}
+
 /* An evidence document of the run or dataset: loaded below base and
  * accepted by the rule validate applies (evidence/accept.h; rel is its
  * path below the run or data/<SYS>/, instances build.json's).  NULL with
@@ -40,15 +54,8 @@ static json_t *load_accepted(const char *base, const char *path, const char *rel
 {
 	char *why = NULL;
 	json_t *j = evidence_load_below(base, path, &why);
-	if (j && evidence_accept(rel, j, instances, &why)) {
-		char *w = xasprintf("%s: %s", path, why);
-		free(why);
-		why = w;
-		json_decref(j);
-		j = NULL;
-	}
-	*err = why;
-	return j;
+	int bad = j && evidence_accept(rel, j, instances, &why);
+	return loaded(j, bad, path, why, err);
 }
 
 /* A document of one format: loaded below base, its schema and fields
@@ -58,15 +65,8 @@ static json_t *load_checked(const char *base, const char *path,
 {
 	char *why = NULL;
 	json_t *j = evidence_load_below(base, path, &why);
-	if (j && check(j, &why)) {
-		char *w = xasprintf("%s: %s", path, why);
-		free(why);
-		why = w;
-		json_decref(j);
-		j = NULL;
-	}
-	*err = why;
-	return j;
+	int bad = j && check(j, &why);
+	return loaded(j, bad, path, why, err);
 }
 
 /* Where the pieces of a dataset live; the two sources differ only here. */
@@ -985,6 +985,17 @@ int ds_has_checks(const struct dataset *ds)
 				if (ds->cand[i].inst[k].check[c])
 					return 1;
 	return 0;
+}
+
+const struct ds_instance *ds_find_instance(const struct dataset *ds, const char *cand,
+					    const char *stem)
+{
+	for (size_t i = 0; i < ds->n_cand; i++)
+		if (!strcmp(ds->cand[i].id, cand))
+			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
+				if (!strcmp(ds->cand[i].inst[k].stem, stem))
+					return &ds->cand[i].inst[k];
+	return NULL;
 }
 
 const struct ds_record *ds_find_record(const struct ds_instance *in, const char *op)

@@ -134,6 +134,9 @@ int ds_system_rendered(const struct dataset *ds, const char *id);
 int ds_system_has_candidate(const struct dataset *ds, const char *id, const char *cand);
 
 /* ---- lookups used by the pages ---- */
+/* The instance of candidate cand whose file stem is stem, or NULL. */
+const struct ds_instance *ds_find_instance(const struct dataset *ds, const char *cand,
+					   const char *stem);
 const struct ds_record *ds_find_record(const struct ds_instance *in, const char *op);
 const struct ds_profile *ds_find_profile(const struct ds_instance *in, const char *op);
 /* The record's flattened status: "complete" or something else. */

@@ -29,17 +29,6 @@ static double mean_seconds(const json_t *rec)
 	return m;
 }
 
-static const struct ds_instance *find_instance(const struct dataset *ds, const char *cand,
-					       const char *stem)
-{
-	for (size_t i = 0; i < ds->n_cand; i++)
-		if (!strcmp(ds->cand[i].id, cand))
-			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
-				if (!strcmp(ds->cand[i].inst[k].stem, stem))
-					return &ds->cand[i].inst[k];
-	return NULL;
-}
-
 /* Entry k of ds's repeat files: checked, paired, added.  0, or -1 with *err. */
 static int add_one(const struct dataset *ds, size_t k, struct repeat_set *r, char **err)
 {
@@ -59,7 +48,7 @@ static int add_one(const struct dataset *ds, size_t k, struct repeat_set *r, cha
 		   strcmp(jget_str(j, "op_key", jget_str(j, "operation", "")), op)) {
 		*err = xasprintf("repeat record %s names another unit (%s, %s)", rel,
 				 jget_str(j, "candidate", "?"), jget_str(j, "op_key", "?"));
-	} else if (!(in = find_instance(ds, cand, stem)) || !(first = ds_find_record(in, op)) ||
+	} else if (!(in = ds_find_instance(ds, cand, stem)) || !(first = ds_find_record(in, op)) ||
 		   !ds_record_complete(first)) {
 		*err = xasprintf("repeat record %s has no complete first record records/%s/%s",
 				 rel, cand, name);

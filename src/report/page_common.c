@@ -9,26 +9,26 @@
 #include "evidence/json.h"
 #include "method/format.h"
 
-char *instance_cell(const struct ds_instance *in)
+/* The label as code, the variant's tag beside it (ds_variant_display). */
+static char *variant_cell(const char *label, const struct ds_variant *v)
 {
-	char *code = md_code(in->label);
-	if (!in->variant->tag)
-		return code;
-	char *s = xasprintf("%s (%s)", code, in->variant->tag);
+	char *code = md_code(label);
+	char *s = ds_variant_display(code, v);
 	free(code);
 	return s;
+}
+
+char *instance_cell(const struct ds_instance *in)
+{
+	return variant_cell(in->label, in->variant);
 }
 
 char *stem_cell(const char *stem)
 {
 	char *label;
 	const struct ds_variant *v = ds_variant_of_stem(stem, &label);
-	char *code = md_code(label);
+	char *s = variant_cell(label, v);
 	free(label);
-	if (!v->tag)
-		return code;
-	char *s = xasprintf("%s (%s)", code, v->tag);
-	free(code);
 	return s;
 }
 

@@ -29,17 +29,6 @@ struct cmp_row {
 	double cyc[2], sec[2], ratio_c, ratio_t;
 };
 
-static const struct ds_instance *find_instance(const struct dataset *ds, const char *cand,
-					       const char *stem)
-{
-	for (size_t i = 0; i < ds->n_cand; i++)
-		if (!strcmp(ds->cand[i].id, cand))
-			for (size_t k = 0; k < ds->cand[i].n_inst; k++)
-				if (!strcmp(ds->cand[i].inst[k].stem, stem))
-					return &ds->cand[i].inst[k];
-	return NULL;
-}
-
 static int record_pair(const struct ds_instance *a, const struct ds_instance *b, const char *op,
 		       struct cmp_row *r)
 {
@@ -114,10 +103,15 @@ static void cmp_table(struct md_page *md, const struct cmp_row *rows, size_t n,
 	}
 }
 
-/* The rows of base against other: every reference instance and operation
- * complete on both; of candidate cand only when it is not NULL. */
+/* The rows of base against other: every instance and operation complete on
+ * both, of the reference builds (variants 0) or of the variant builds
+ * (variants 1); of candidate cand only when it is not NULL.  A variant is
+ * compared like with like (issue #29): against the build of the same stem
+ * on other, i.e. the same parameter set and the same variant (AVX2 with
+ * AVX2, portable with portable); never against the reference or another
+ * variant. */
 static struct cmp_row *collect_rows(const struct dataset *base, const struct dataset *other,
-				    const char *cand, size_t *n)
+				    const char *cand, int variants, size_t *n)
 {
 	struct cmp_row *rows = NULL;
 	*n = 0;
@@ -127,37 +121,10 @@ static struct cmp_row *collect_rows(const struct dataset *base, const struct dat
 			continue;
 		for (size_t k = 0; k < c->n_inst; k++) {
 			const struct ds_instance *a = &c->inst[k];
-			const struct ds_instance *b = find_instance(other, c->id, a->stem);
-			if (a->optimized || !b)
+			const struct ds_instance *b = ds_find_instance(other, c->id, a->stem);
+			if (!a->optimized != !variants || !b)
 				continue;
 			for (size_t r = 0; r < a->n_rec; r++) {
-				struct cmp_row row = { c, a, a->rec[r].op, { 0, 0 }, { 0, 0 }, 0, 0 };
-				if (!record_pair(a, b, a->rec[r].op, &row))
-					continue;
-				rows = xrealloc(rows, (*n + 1) * sizeof *rows);
-				rows[(*n)++] = row;
-			}
-		}
-	}
-	return rows;
-}
-
-/* Like with like (issue #29): a variant build of base against the build of
- * the same stem on other, i.e. the same parameter set and the same variant
- * (AVX2 with AVX2, portable with portable); never against the reference or
- * another variant.  Of candidate cand only when it is not NULL. */
-static struct cmp_row *collect_variant_rows(const struct dataset *base,
-					    const struct dataset *other, const char *cand,
-					    size_t *n)
-{
-	struct cmp_row *rows = NULL;
-	*n = 0;
-	for (size_t i = 0; i < base->n_cand; i++) {
-		const struct ds_candidate *c = &base->cand[i];
-		for (size_t k = 0; k < c->n_inst && !(cand && strcmp(c->id, cand)); k++) {
-			const struct ds_instance *a = &c->inst[k];
-			const struct ds_instance *b = find_instance(other, c->id, a->stem);
-			for (size_t r = 0; a->optimized && b && r < a->n_rec; r++) {
 				struct cmp_row row = { c, a, a->rec[r].op, { 0, 0 }, { 0, 0 }, 0, 0 };
 				if (!record_pair(a, b, a->rec[r].op, &row))
 					continue;
@@ -175,7 +142,7 @@ static size_t variant_section(struct md_page *md, const struct dataset *base,
 			      const struct dataset *other, const char *cand)
 {
 	size_t n = 0;
-	struct cmp_row *rows = collect_variant_rows(base, other, cand, &n);
+	struct cmp_row *rows = collect_rows(base, other, cand, 1, &n);
 	if (n) {
 		md_blockf(md, "## %s against %s: implementation variants", other->system_id,
 			  base->system_id);
@@ -319,7 +286,7 @@ char *page_compare(const struct dataset *const *sys, size_t n, struct site_chart
 	struct cmp_row **rows = xcalloc(n, sizeof *rows);
 	size_t *nr = xcalloc(n, sizeof *nr);
 	for (size_t s = 1; s < n; s++)
-		rows[s] = collect_rows(base, sys[s], NULL, &nr[s]);
+		rows[s] = collect_rows(base, sys[s], NULL, 0, &nr[s]);
 	candidate_links(&page, base, rows, nr, n);
 	for (size_t s = 1; s < n; s++) {
 		if (!nr[s])
@@ -373,7 +340,7 @@ char *page_compare_candidate(const struct dataset *const *sys, size_t n, const c
 		  "ratio is the one to read across clocks.", cand, base->system_id, base->system_id);
 	for (size_t s = 1; s < n; s++) {
 		size_t nr = 0;
-		struct cmp_row *rows = collect_rows(base, sys[s], cand, &nr);
+		struct cmp_row *rows = collect_rows(base, sys[s], cand, 0, &nr);
 		if (nr) {
 			char *a = xasprintf("%s/%s.md", base->system_id, cand);
 			char *b = xasprintf("%s/%s.md", sys[s]->system_id, cand);
