@@ -462,25 +462,19 @@ void counter_close(struct counter *c)
 void counter_start(struct counter *c, uint64_t *state)
 {
 	switch (c->kind) {
-#if defined(__aarch64__)
 	case COUNTER_PERF:
+#if defined(__aarch64__)
 		if (c->user_page) {
 			*state = user_count(c);
 			break;
 		}
+#endif
 		*state = 0;
 		ioctl(c->fd, PERF_EVENT_IOC_RESET, 0);
 		ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
 		break;
+#if defined(__aarch64__)
 	case COUNTER_PINNED:
-		*state = tsc_begin();
-		break;
-#else
-	case COUNTER_PERF:
-		*state = 0;
-		ioctl(c->fd, PERF_EVENT_IOC_RESET, 0);
-		ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
-		break;
 #endif
 #if HAVE_REF_TICKS
 	case REF_KIND:

@@ -22,6 +22,37 @@ static unsigned long long read_xcr0(void)
 	return ((unsigned long long)edx << 32) | eax;
 }
 
+/* A CPUID feature bit; need: the register state the OS must save for it
+ * (0 none, NEED_YMM, NEED_ZMM). */
+enum { NEED_YMM = 1, NEED_ZMM = 2 };
+struct cpuid_bit {
+	unsigned char bit, need;
+	const char *name;
+};
+
+static const struct cpuid_bit leaf1_edx[] = { { 26, 0, "sse2" } };
+static const struct cpuid_bit leaf1_ecx[] = {
+	{ 19, 0, "sse4_1" }, { 20, 0, "sse4_2" }, { 23, 0, "popcnt" }, { 25, 0, "aes" },
+	{ 1, 0, "pclmulqdq" }, { 28, NEED_YMM, "avx" }, { 12, NEED_YMM, "fma" },
+};
+static const struct cpuid_bit leaf7_ebx[] = {
+	{ 3, 0, "bmi1" }, { 5, NEED_YMM, "avx2" }, { 8, 0, "bmi2" },
+	{ 16, NEED_ZMM, "avx512f" }, { 17, NEED_ZMM, "avx512dq" }, { 30, NEED_ZMM, "avx512bw" },
+	{ 31, NEED_ZMM, "avx512vl" }, { 29, 0, "sha" },
+};
+
+/* Push, in table order, the names of the bits set in reg whose state the OS
+ * saves (saved: the NEED_ bits available). */
+static void push_bits(struct strlist *f, unsigned reg, const struct cpuid_bit *t, size_t n,
+		      unsigned saved)
+{
+	for (size_t i = 0; i < n; i++)
+		if (((reg >> t[i].bit) & 1) && (t[i].need & saved) == t[i].need)
+			sl_push(f, t[i].name);
+}
+
+#define PUSH_BITS(f, reg, t, saved) push_bits(f, reg, t, sizeof t / sizeof t[0], saved)
+
 static void read_x86(struct strlist *f)
 {
 	unsigned a, b, c, d;
@@ -31,41 +62,13 @@ static void read_x86(struct strlist *f)
 	unsigned long long xcr0 = osxsave ? read_xcr0() : 0;
 	int ymm = (xcr0 & 0x6) == 0x6;            /* SSE and AVX state */
 	int zmm = ymm && (xcr0 & 0xe0) == 0xe0;   /* opmask, ZMM_Hi256, Hi16_ZMM */
-	if ((d >> 26) & 1)
-		sl_push(f, "sse2");
-	if ((c >> 19) & 1)
-		sl_push(f, "sse4_1");
-	if ((c >> 20) & 1)
-		sl_push(f, "sse4_2");
-	if ((c >> 23) & 1)
-		sl_push(f, "popcnt");
-	if ((c >> 25) & 1)
-		sl_push(f, "aes");
-	if ((c >> 1) & 1)
-		sl_push(f, "pclmulqdq");
-	if (ymm && ((c >> 28) & 1))
-		sl_push(f, "avx");
-	if (ymm && ((c >> 12) & 1))
-		sl_push(f, "fma");
+	unsigned saved = (ymm ? NEED_YMM : 0) | (zmm ? NEED_ZMM : 0);
+	PUSH_BITS(f, d, leaf1_edx, saved);
+	PUSH_BITS(f, c, leaf1_ecx, saved);
 	if (__get_cpuid_max(0, NULL) < 7)
 		return;
 	__cpuid_count(7, 0, a, b, c, d);
-	if ((b >> 3) & 1)
-		sl_push(f, "bmi1");
-	if (ymm && ((b >> 5) & 1))
-		sl_push(f, "avx2");
-	if ((b >> 8) & 1)
-		sl_push(f, "bmi2");
-	if (zmm && ((b >> 16) & 1))
-		sl_push(f, "avx512f");
-	if (zmm && ((b >> 17) & 1))
-		sl_push(f, "avx512dq");
-	if (zmm && ((b >> 30) & 1))
-		sl_push(f, "avx512bw");
-	if (zmm && ((b >> 31) & 1))
-		sl_push(f, "avx512vl");
-	if ((b >> 29) & 1)
-		sl_push(f, "sha");
+	PUSH_BITS(f, b, leaf7_ebx, saved);
 }
 #endif
 

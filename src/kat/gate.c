@@ -543,15 +543,20 @@ static int test_library(const struct kat_unit *u, const char *library,
 	return rc;
 }
 
-static int report_buildfail(const struct kat_unit *u, json_t *entry,
-			    const struct kat_gate_opts *o, char *why)
+/* The instance was not run: no library (KAT_BUILDFAIL), or the host cannot
+ * run the variant's code (KAT_UNSUPPORTED_CPU, host/cpufeat.h; nothing of
+ * the candidate's is loaded).  Record and print st with the reason why
+ * (freed here) and the log's note.  Returns st, or -1 on a system error. */
+static int report_not_run(const struct kat_unit *u, json_t *entry,
+			  const struct kat_gate_opts *o, enum kat_status st, char *why,
+			  const char *note)
 {
-	struct kat_run r = { .st = KAT_BUILDFAIL };
+	struct kat_run r = { .st = st };
 	r.text = xstrdup("");
-	r.result_line = katlog_result_line(u->id, u->stem, kat_status_name(KAT_BUILDFAIL), why);
+	r.result_line = katlog_result_line(u->id, u->stem, kat_status_name(st), why);
 	struct log_facts f = {
 		.flags = jget_str(entry, "flags", NULL),
-		.note = "not run: no library",
+		.note = note,
 	};
 	char *log = compose_log(u, &r, &f, o->timeout_s), *log_rel = NULL;
 	char hex[65];
@@ -563,41 +568,13 @@ static int report_buildfail(const struct kat_unit *u, json_t *entry,
 	/* An instance without a build.json entry was never built: leave
 	 * build.json to `build`. */
 	if (rc == 0 && entry)
-		rc = gate_record_status(u, KAT_BUILDFAIL, log_rel, hex, NULL);
+		rc = gate_record_status(u, st, log_rel, hex, NULL);
 	printf("%s\n", r.result_line);
 	free(log_rel);
 	free(log);
 	free(why);
 	gate_run_free(&r);
-	return rc;
-}
-
-/* The host cannot run the variant's code (host/cpufeat.h): status
- * UNSUPPORTED_CPU, recorded and printed like a build failure, and nothing
- * of the candidate's is loaded. */
-static int report_unsupported_cpu(const struct kat_unit *u, json_t *entry,
-				  const struct kat_gate_opts *o, const char *why)
-{
-	struct kat_run r = { .st = KAT_UNSUPPORTED_CPU };
-	r.text = xstrdup("");
-	r.result_line = katlog_result_line(u->id, u->stem, kat_status_name(KAT_UNSUPPORTED_CPU), why);
-	struct log_facts f = {
-		.flags = jget_str(entry, "flags", NULL),
-		.note = "not run: this host lacks the CPU features the variant needs",
-	};
-	char *log = compose_log(u, &r, &f, o->timeout_s), *log_rel = NULL;
-	char hex[65];
-	int rc = gate_write_files(u, "", log, NULL, &log_rel, hex);
-	char *txt = path_joinf(u->o->workspace, "build/%s/kat/%s.txt", u->id, u->stem);
-	unlink(txt);
-	free(txt);
-	if (rc == 0 && entry)
-		rc = gate_record_status(u, KAT_UNSUPPORTED_CPU, log_rel, hex, NULL);
-	printf("%s\n", r.result_line);
-	free(log_rel);
-	free(log);
-	gate_run_free(&r);
-	return rc;
+	return rc == 0 ? (int)st : -1;
 }
 
 /* Rebuild the instance with profile and record the new build in
@@ -764,14 +741,12 @@ static int kat_instance(const struct kat_unit *u, json_t *entry,
 			const struct kat_gate_opts *o)
 {
 	char *why = host_cpu_refusal(host_cpu(), conf_cpu_ext(u->ic));
-	if (why) {
-		int rc = report_unsupported_cpu(u, entry, o, why);
-		free(why);
-		return rc == 0 ? KAT_UNSUPPORTED_CPU : -1;
-	}
+	if (why)
+		return report_not_run(u, entry, o, KAT_UNSUPPORTED_CPU, why,
+				      "not run: this host lacks the CPU features the variant needs");
 	char *library = built_library(u, entry, &why);
 	if (!library)
-		return report_buildfail(u, entry, o, why) == 0 ? KAT_BUILDFAIL : -1;
+		return report_not_run(u, entry, o, KAT_BUILDFAIL, why, "not run: no library");
 
 	char *guide_library = NULL;
 	json_t *guide_doc = NULL, *guide_entry = NULL;

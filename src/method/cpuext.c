@@ -4,9 +4,6 @@
 #include <stddef.h>
 #include <string.h>
 
-static const char *const ext_names[CPU_EXT_COUNT] = { "none", "avx2", "avx512", "neon" };
-static const char *const ext_display[CPU_EXT_COUNT] = { "portable", "AVX2", "AVX-512", "NEON" };
-
 static const char *const no_features[] = { NULL };
 static const char *const avx2_features[] = { "avx2", NULL };
 /* The flags below allow the compiler all four, so the host needs all four. */
@@ -19,90 +16,65 @@ static const char *const avx512_flags[] = {
 	"-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", NULL
 };
 
+/* One row per extension, indexed by enum cpu_ext. */
+static const struct ext_info {
+	const char *name, *display, *arch, *variant;
+	const char *const *features, *const *flags;
+} exts[CPU_EXT_COUNT] = {
+	[CPU_EXT_NONE] = { "none", "portable", NULL, "optimized-portable", no_features, no_flags },
+	[CPU_EXT_AVX2] = { "avx2", "AVX2", "x86_64", "optimized-avx2", avx2_features, avx2_flags },
+	[CPU_EXT_AVX512] = { "avx512", "AVX-512", "x86_64", "optimized-avx512", avx512_features,
+			     avx512_flags },
+	[CPU_EXT_NEON] = { "neon", "NEON", "aarch64", "optimized-neon", neon_features, no_flags },
+};
+
 static const char *const variants[] = {
 	"reference", "optimized-avx2", "optimized-avx512", "optimized-neon",
 	"optimized-portable", "additional", "iccs-baseline", NULL
 };
 
-static int valid(enum cpu_ext e)
+/* An out-of-range value reads as CPU_EXT_NONE. */
+static const struct ext_info *info(enum cpu_ext e)
 {
-	return (unsigned)e < CPU_EXT_COUNT;
+	return &exts[(unsigned)e < CPU_EXT_COUNT ? e : CPU_EXT_NONE];
 }
 
 const char *cpu_ext_name(enum cpu_ext e)
 {
-	return valid(e) ? ext_names[e] : "none";
+	return info(e)->name;
 }
 
 int cpu_ext_parse(const char *name)
 {
 	for (int i = 0; name && i < CPU_EXT_COUNT; i++)
-		if (!strcmp(name, ext_names[i]))
+		if (!strcmp(name, exts[i].name))
 			return i;
 	return -1;
 }
 
 const char *cpu_ext_display(enum cpu_ext e)
 {
-	return valid(e) ? ext_display[e] : "portable";
+	return info(e)->display;
 }
 
 const char *cpu_ext_arch(enum cpu_ext e)
 {
-	switch (e) {
-	case CPU_EXT_AVX2:
-	case CPU_EXT_AVX512:
-		return "x86_64";
-	case CPU_EXT_NEON:
-		return "aarch64";
-	case CPU_EXT_NONE:
-		break;
-	}
-	return NULL;
+	return info(e)->arch;
 }
 
 const char *const *cpu_ext_features(enum cpu_ext e)
 {
-	switch (e) {
-	case CPU_EXT_AVX2:
-		return avx2_features;
-	case CPU_EXT_AVX512:
-		return avx512_features;
-	case CPU_EXT_NEON:
-		return neon_features;
-	case CPU_EXT_NONE:
-		break;
-	}
-	return no_features;
+	return info(e)->features;
 }
 
 const char *const *cpu_ext_flags(enum cpu_ext e)
 {
-	switch (e) {
-	case CPU_EXT_AVX2:
-		return avx2_flags;
-	case CPU_EXT_AVX512:
-		return avx512_flags;
-	case CPU_EXT_NEON:
-	case CPU_EXT_NONE:
-		break;
-	}
-	return no_flags;
+	return info(e)->flags;
 }
 
 const char *cpu_ext_optimized_variant(enum cpu_ext e)
 {
-	switch (e) {
-	case CPU_EXT_AVX2:
-		return "optimized-avx2";
-	case CPU_EXT_AVX512:
-		return "optimized-avx512";
-	case CPU_EXT_NEON:
-		return "optimized-neon";
-	case CPU_EXT_NONE:
-		break;
-	}
-	return "optimized-portable";
+	return info(e)->variant;
 }
 
 int variant_known(const char *v)
