@@ -153,42 +153,18 @@ static void header(struct ctx *x)
 
 /* ---- instances -------------------------------------------------------------------- */
 
-static int lists_equal(const struct strlist *a, const struct strlist *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->items[i], b->items[i]))
-			return 0;
-	return 1;
-}
-
-static int str_eq(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-/* The candidate.conf keys of an instance that differ. */
+/* The candidate.conf keys of an instance that differ (package/conf.c's
+ * list, without the two the report leaves to the build: own_drng and
+ * own_auxfunc). */
 static char *conf_changes(const struct instance_conf *a, const struct instance_conf *b)
 {
+	struct strlist keys = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	struct { const char *key; int same; } k[] = {
-		{ "variant", str_eq(a->variant, b->variant) },
-		{ "instance", str_eq(a->instance, b->instance) },
-		{ "source_dir", str_eq(a->source_dir, b->source_dir) },
-		{ "api_header", str_eq(a->api_header, b->api_header) },
-		{ "source", lists_equal(&a->sources, &b->sources) },
-		{ "include", lists_equal(&a->include_dirs, &b->include_dirs) },
-		{ "cflag", lists_equal(&a->cflags, &b->cflags) },
-		{ "define", lists_equal(&a->defines, &b->defines) },
-		{ "lib", lists_equal(&a->libs, &b->libs) },
-		{ "kat_reference", str_eq(a->kat_reference, b->kat_reference) },
-		{ "kat_file", lists_equal(&a->kat_files, &b->kat_files) },
-		{ "enabled", a->enabled == b->enabled },
-	};
-	for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-		if (!k[i].same)
-			sb_addf(&sb, "%s`%s`", sb.len ? ", " : "", k[i].key);
+	conf_instance_differences(a, b, &keys);
+	for (size_t i = 0; i < keys.n; i++)
+		if (strcmp(keys.items[i], "own_drng") && strcmp(keys.items[i], "own_auxfunc"))
+			sb_addf(&sb, "%s`%s`", sb.len ? ", " : "", keys.items[i]);
+	sl_free(&keys);
 	return sb.len ? sb_detach(&sb) : NULL;
 }
 
